@@ -1,0 +1,95 @@
+// The load generator, run as its own process: POSTs items to the ingest service and prints one JSON
+// result line. closed: N connections each sending as soon as its last answer came; open: a fixed
+// rate, latency measured from each request's scheduled send time (so queueing delay counts).
+import { parseArgs } from 'node:util';
+import { Pool } from 'undici';
+
+const { values: o } = parseArgs({
+  options: {
+    url: { type: 'string' },
+    key: { type: 'string' },
+    targets: { type: 'string' },
+    mode: { type: 'string' },
+    connections: { type: 'string', default: '64' },
+    rate: { type: 'string', default: '1000' },
+    seconds: { type: 'string', default: '20' },
+    ids: { type: 'boolean', default: false },
+  },
+});
+const targets = (o.targets ?? '').split(',');
+const seconds = Number(o.seconds);
+const pool = new Pool(o.url ?? '', {
+  connections: Number(o.connections),
+  pipelining: 1,
+  keepAliveTimeout: 60_000,
+});
+const headers = {
+  authorization: `Bearer ${o.key}`,
+  'content-type': 'application/json',
+  'x-event-type': 'bench.event',
+};
+const body = JSON.stringify({
+  event_type: 'bench.event',
+  order: { id: 12345, items: [{ sku: 'A-1', qty: 2 }], total: '19.90' },
+  note: 'x'.repeat(120),
+});
+
+const latencies: number[] = [];
+const sent: Record<string, number> = {};
+let accepted = 0;
+let errors = 0;
+let n = 0;
+
+async function one(scheduledAt: number): Promise<void> {
+  const target = targets[n++ % targets.length];
+  const startWall = performance.timeOrigin + scheduledAt;
+  try {
+    const res = await pool.request({ method: 'POST', path: `/t/${target}`, headers, body });
+    const text = await res.body.text();
+    if (res.statusCode === 202) {
+      accepted++;
+      latencies.push(performance.now() - scheduledAt);
+      if (o.ids) sent[(JSON.parse(text) as { id: string }).id] = startWall;
+    } else errors++;
+  } catch {
+    errors++;
+  }
+}
+
+const started = performance.now();
+const end = started + seconds * 1000;
+if (o.mode === 'closed') {
+  await Promise.all(
+    Array.from({ length: Number(o.connections) }, async () => {
+      while (performance.now() < end) await one(performance.now());
+    }),
+  );
+} else {
+  const interval = 1000 / Number(o.rate);
+  const inflight: Promise<void>[] = [];
+  for (let i = 0; ; i++) {
+    const at = started + i * interval;
+    if (at >= end) break;
+    const wait = at - performance.now();
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    inflight.push(one(at));
+  }
+  await Promise.all(inflight);
+}
+const elapsed = (performance.now() - started) / 1000;
+latencies.sort((a, b) => a - b);
+const pct = (p: number) =>
+  latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? null;
+process.stdout.write(
+  JSON.stringify({
+    accepted,
+    errors,
+    elapsed,
+    perSecond: accepted / elapsed,
+    p50: pct(50),
+    p99: pct(99),
+    max: latencies.at(-1) ?? null,
+    ...(o.ids ? { sent } : {}),
+  }) + '\n',
+);
+await pool.close();

@@ -1,0 +1,34 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['**/node_modules/**', '.tools/**', '.data/**', 'bench/results/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': 'error',
+      '@typescript-eslint/no-floating-promises': 'error',
+      'no-console': ['error', { allow: ['error'] }],
+    },
+  },
+  {
+    files: [
+      'scripts/**',
+      'bench/**',
+      '**/bin/**',
+      'services/*/src/admin.ts',
+      '**/*.test.ts',
+      'tests/**',
+      'packages/testkit/**',
+      'packages/localenv/**',
+    ],
+    rules: { 'no-console': 'off' },
+  },
+  { files: ['eslint.config.js', 'jest.config.js'], ...tseslint.configs.disableTypeChecked },
+);

@@ -1,0 +1,164 @@
+// The only place that reads process.env. Each service calls its own load function once at start.
+import { isIP } from 'node:net';
+import { z } from 'zod';
+import { bool, csv, int, parseEnv, type Env } from './env.ts';
+
+export { parseEnv, type Env } from './env.ts';
+
+/** "name=ip,name=ip" (a name may repeat) into name -> addresses, names lower-cased. */
+const hostTable = csv
+  .pipe(
+    z.array(
+      z.string().refine((entry) => {
+        const [name, ip, ...rest] = entry.split('=');
+        return !!name && rest.length === 0 && isIP(ip ?? '') !== 0;
+      }, 'must be name=ip with an IP address'),
+    ),
+  )
+  .transform((entries) => {
+    const table: Record<string, string[]> = {};
+    for (const entry of entries) {
+      const [name = '', ip = ''] = entry.split('=');
+      (table[name.toLowerCase()] ??= []).push(ip);
+    }
+    return table;
+  });
+
+const base = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DATABASE_URL: z.string().default('postgres://postgres@127.0.0.1:5432/evds'),
+  DB_POOL_SIZE: int.default(10),
+  REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
+  /** Prefix of every Redis key and BullMQ queue, so several deployments (or test files) share one Redis. */
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:-]+$/)
+    .default('evds'),
+  /** Encryption keys for secrets at rest, "kid:base64(32 bytes)" comma-separated; the first one encrypts. */
+  ENCRYPTION_KEYS: z.string().default(''),
+  /** CIDR ranges that outbound URLs may use although not public (development and tests only). */
+  NETGUARD_ALLOW_CIDRS: csv.default([]),
+  /**
+   * Tests only: "name=ip,name=ip" answers the network policy's resolver gives for these names before
+   * asking DNS, so a test can make a name resolve elsewhere at delivery than at creation (rebinding).
+   */
+  NETGUARD_TEST_HOSTS: hostTable.default({}),
+  SHUTDOWN_TIMEOUT_MS: int.default(10_000),
+});
+
+const httpServer = z.object({
+  HOST: z.string().default('0.0.0.0'),
+  DASHBOARD_ORIGIN: z.string().default(''),
+  /** Proxy addresses (CIDRs, or "loopback"...) whose X-Forwarded-For is believed. Empty: none. */
+  TRUST_PROXY: csv.default([]),
+});
+
+/**
+ * The metrics port (GET /metrics, /health, /live), apart from the public port. Each service has its
+ * own default so all four can run on one host; 0 picks a free port (tests read it from the log line).
+ */
+const metrics = (port: number) =>
+  z.object({
+    METRICS_PORT: int.default(port),
+    METRICS_HOST: z.string().default('0.0.0.0'),
+  });
+
+export const metricsPortDefaults = {
+  api: 9100,
+  ingest: 9101,
+  'delivery-worker': 9102,
+  'a2a-worker': 9103,
+} as const;
+export type WorkerName = 'delivery-worker' | 'a2a-worker';
+
+const limits = z.object({
+  LOGIN_RATE_LIMIT: int.default(5),
+  LOGIN_RATE_WINDOW_SECONDS: int.default(15 * 60),
+  SESSION_TTL_SECONDS: int.default(7 * 24 * 3600),
+  SESSIONS_PER_USER: int.default(5),
+  API_KEYS_PER_ORG: int.default(5),
+  INGEST_RATE_LIMIT: int.default(100),
+  INGEST_RATE_WINDOW_SECONDS: int.default(60),
+  IDEMPOTENCY_TTL_SECONDS: int.default(24 * 3600),
+  MAILBOX_RETENTION_SECONDS: int.default(7 * 24 * 3600),
+  /** How long a mailbox claim lasts; the holder's claim again extends it (a heartbeat). */
+  MAILBOX_LEASE_SECONDS: z.coerce.number().int().positive().default(300),
+  PAYLOAD_RETENTION_SECONDS: int.default(30 * 24 * 3600),
+});
+
+const delivery = z.object({
+  /** Delay before each retry, in milliseconds; the count is the number of retries after the first attempt. */
+  RETRY_DELAYS_MS: csv
+    .transform((xs) => xs.map(Number))
+    .pipe(z.array(z.number().int().nonnegative()))
+    .default([60_000, 120_000, 240_000, 480_000, 960_000]),
+  DELIVERY_TIMEOUT_MS: int.default(15_000),
+  DELIVERY_CONCURRENCY: int.default(50),
+  SWEEP_INTERVAL_MS: int.default(30_000),
+  /** A QUEUED/RETRYING item this long past its due time with no job is re-enqueued. */
+  SWEEP_GRACE_MS: int.default(60_000),
+  MAINTENANCE_INTERVAL_MS: int.default(60_000),
+  /** How long a worker holds a job before another may take it over (a crashed worker's jobs come back after this). */
+  WORKER_LOCK_MS: int.default(30_000),
+});
+
+/** Live billing (decisions §7): off during the beta; nothing is charged and usage stays local. */
+const billing = z.object({
+  BILLING_ENABLED: bool.default(false),
+  /** How long an organization stays in grace after a failed invoice before it is suspended. */
+  BILLING_GRACE_SECONDS: int.default(3 * 24 * 3600),
+  /** HMAC secret of the payment processor's webhook signatures; empty refuses every webhook. */
+  BILLING_WEBHOOK_SECRET: z.string().default(''),
+});
+
+const apiSchema = base
+  .extend(httpServer.shape)
+  .extend(limits.shape)
+  .extend(billing.shape)
+  .extend(metrics(metricsPortDefaults.api).shape)
+  .extend({
+    PORT: int.default(3000),
+    BODY_LIMIT_BYTES: int.default(1024 * 1024),
+  });
+const ingestSchema = base
+  .extend(httpServer.shape)
+  .extend(limits.shape)
+  .extend(metrics(metricsPortDefaults.ingest).shape)
+  .extend({
+    PORT: int.default(3001),
+    /** Hard cap on any ingest body, above every target's own max_payload_bytes. */
+    BODY_LIMIT_BYTES: int.default(1024 * 1024),
+  });
+const workerSchema = base.extend(limits.shape).extend(delivery.shape).extend(billing.shape);
+const workerSchemas = {
+  'delivery-worker': workerSchema.extend(metrics(metricsPortDefaults['delivery-worker']).shape),
+  'a2a-worker': workerSchema.extend(metrics(metricsPortDefaults['a2a-worker']).shape),
+};
+
+export type ApiConfig = z.output<typeof apiSchema>;
+export type IngestConfig = z.output<typeof ingestSchema>;
+export type WorkerConfig = z.output<(typeof workerSchemas)[WorkerName]>;
+export type BaseConfig = z.output<typeof base>;
+
+function refuseUnsafeProduction<C extends BaseConfig>(cfg: C): C {
+  if (cfg.NODE_ENV === 'production' && cfg.NETGUARD_ALLOW_CIDRS.length > 0) {
+    throw new Error('invalid configuration: NETGUARD_ALLOW_CIDRS is refused when NODE_ENV=production');
+  }
+  if (cfg.NODE_ENV === 'production' && Object.keys(cfg.NETGUARD_TEST_HOSTS).length > 0) {
+    throw new Error('invalid configuration: NETGUARD_TEST_HOSTS is refused when NODE_ENV=production');
+  }
+  return cfg;
+}
+
+export const loadApiConfig = (env: Env = process.env): ApiConfig =>
+  refuseUnsafeProduction(parseEnv(apiSchema, env));
+export const loadIngestConfig = (env: Env = process.env): IngestConfig =>
+  refuseUnsafeProduction(parseEnv(ingestSchema, env));
+/** Both workers read the same settings; only the default metrics port differs. */
+export const loadWorkerConfig = (
+  env: Env = process.env,
+  worker: WorkerName = 'delivery-worker',
+): WorkerConfig => refuseUnsafeProduction(parseEnv(workerSchemas[worker], env));
+export const loadA2aWorkerConfig = (env: Env = process.env): WorkerConfig =>
+  loadWorkerConfig(env, 'a2a-worker');

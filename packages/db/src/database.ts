@@ -1,0 +1,89 @@
+import { Kysely, PostgresDialect } from 'kysely';
+import { Migrator } from 'kysely/migration';
+import pg from 'pg';
+import { migrationProvider } from './migrations/index.ts';
+import type { Database } from './tables/index.ts';
+
+// int8 (counts, identity ids) as JavaScript numbers: every count this service keeps fits in 2^53.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+
+export type Db = Kysely<Database>;
+
+export interface DbOptions {
+  url: string;
+  poolSize?: number;
+  /** Names the connections in pg_stat_activity. */
+  applicationName?: string;
+}
+
+export function createDb(opts: DbOptions): Db {
+  const pool = new pg.Pool({
+    connectionString: opts.url,
+    max: opts.poolSize ?? 10,
+    application_name: opts.applicationName ?? 'evds',
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+  });
+  // An idle client that loses its server emits here; without a listener the process would crash.
+  pool.on('error', () => {});
+  // A checked-out client has no pool listener: one between two statements of a transaction (or not
+  // yet queried) when Postgres stops would emit an unhandled 'error' and crash the process. Its next
+  // query fails instead ("not queryable") and the pool drops it on release.
+  pool.on('connect', (client) => client.on('error', () => {}));
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  pools.set(db, pool);
+  return db;
+}
+
+const pools = new WeakMap<Db, pg.Pool>();
+
+/** The connection pool behind a handle from createDb (for the pool saturation metrics). */
+export function poolStats(db: Db): { total: number; idle: number; waiting: number; max: number } | undefined {
+  const pool = pools.get(db);
+  return (
+    pool && {
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+      max: pool.options.max,
+    }
+  );
+}
+
+/** Runs every pending migration; throws with the failing migration's name. */
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: migrationProvider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    throw new Error(
+      `migration ${failed} failed: ${error instanceof Error ? error.message : JSON.stringify(error)}`,
+      { cause: error },
+    );
+  }
+  return (results ?? []).map((r) => r.migrationName);
+}
+
+const unavailableCodes = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EPIPE',
+  '57P01',
+  '57P03',
+  '53300',
+]);
+
+/** True for errors that mean "the database cannot be reached now" (answered 503, not 500). */
+export function isDbUnavailable(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const code = (err as { code?: string }).code;
+  if (code && unavailableCodes.has(code)) return true;
+  return /timeout exceeded when trying to connect|Connection terminated|connect ECONNREFUSED|not queryable/i.test(
+    err.message,
+  );
+}
+
+/** Postgres unique_violation. */
+export const isUniqueViolation = (err: unknown): boolean => (err as { code?: string }).code === '23505';

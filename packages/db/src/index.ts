@@ -1,0 +1,13 @@
+export * from './database.ts';
+export type * from './tables/index.ts';
+export * from './repos/organizations.ts';
+export * from './repos/users.ts';
+export * from './repos/sessions.ts';
+export * from './repos/api-keys.ts';
+export * from './repos/ingest.ts';
+export * from './repos/delivery.ts';
+export * from './repos/targets.ts';
+export * from './repos/events.ts';
+export * from './repos/mailbox.ts';
+export * from './repos/usage.ts';
+export * from './repos/billing.ts';

@@ -1,0 +1,17 @@
+import type { Migration, MigrationProvider } from 'kysely/migration';
+import * as initial from './2026-11-21T0800-initial.ts';
+import * as mailboxOrgIndex from './2026-11-21T0900-mailbox-org-index.ts';
+import * as usageMonthly from './2026-11-21T1000-usage-monthly.ts';
+
+/** Every migration, registered explicitly (no directory scanning), in the order they run. */
+const migrations: Record<string, Migration> = {
+  '2026-11-21T0800-initial': initial,
+  '2026-11-21T0900-mailbox-org-index': mailboxOrgIndex,
+  '2026-11-21T1000-usage-monthly': usageMonthly,
+};
+
+export const migrationProvider: MigrationProvider = {
+  getMigrations: () => Promise.resolve(migrations),
+};
+
+export const migrationNames = Object.keys(migrations);

@@ -1,0 +1,177 @@
+import { sql } from 'kysely';
+import type { EventStatus, TargetKind } from '@evds/domain';
+import type { Db } from '../database.ts';
+import type { A2aInterface, NewDeliveryAttempt } from '../tables/index.ts';
+
+/** Everything one delivery attempt needs, read in one query. Secrets are still sealed here. */
+export interface DeliveryWork {
+  id: string;
+  org_id: string;
+  target_id: string;
+  status: EventStatus;
+  attempt_count: number;
+  event_type: string | null;
+  correlation_id: string | null;
+  payload: Buffer | null;
+  request_id: string | null;
+  kind: TargetKind;
+  url: string | null;
+  enabled: boolean;
+  deleted_at: Date | null;
+  max_retries: number;
+  signing_secret: string | null;
+  previous_signing_secret: string | null;
+  a2a_interface: A2aInterface | null;
+  a2a_auth_type: 'none' | 'bearer' | null;
+  a2a_auth_token: string | null;
+}
+
+const deliveryWorkColumns = [
+  'e.id',
+  'e.org_id',
+  'e.target_id',
+  'e.status',
+  'e.attempt_count',
+  'e.event_type',
+  'e.correlation_id',
+  'e.payload',
+  'e.request_id',
+  't.kind',
+  't.url',
+  't.enabled',
+  't.deleted_at',
+  't.max_retries',
+  't.signing_secret',
+  't.previous_signing_secret',
+  't.a2a_interface',
+  't.a2a_auth_type',
+  't.a2a_auth_token',
+] as const;
+
+/** The state an attempt moves its item to. */
+export type AttemptOutcome =
+  | { status: 'DELIVERED' }
+  | { status: 'RETRYING'; nextAttemptAt: Date }
+  | { status: 'EXPIRED' | 'FAILED'; reason: string };
+
+/** Ends an item without an attempt, for reasons no retry can fix (target deleted or disabled, payload gone). */
+export async function failWithoutAttempt(db: Db, eventId: string, reason: string): Promise<void> {
+  await db
+    .updateTable('events')
+    .set({ status: 'FAILED', final_reason: reason, next_attempt_at: null, updated_at: sql<Date>`now()` })
+    .where('id', '=', eventId)
+    .where('status', 'in', ['QUEUED', 'RETRYING'])
+    .execute();
+}
+
+export interface DueItem {
+  id: string;
+  target_kind: TargetKind;
+  attempt_count: number;
+  next_attempt_at: Date;
+}
+
+/** Pending items whose next attempt was due before `before`, oldest first, after a keyset cursor. */
+export async function listOverdue(
+  db: Db,
+  before: Date,
+  limit: number,
+  after?: { at: Date; id: string },
+): Promise<DueItem[]> {
+  let q = db
+    .selectFrom('events')
+    .select(['id', 'target_kind', 'attempt_count', 'next_attempt_at'])
+    .where('status', 'in', ['QUEUED', 'RETRYING'])
+    .where('next_attempt_at', '<', before);
+  if (after)
+    q = q.where((eb) =>
+      eb.or([
+        eb('next_attempt_at', '>', after.at),
+        eb.and([eb('next_attempt_at', '=', after.at), eb('id', '>', after.id)]),
+      ]),
+    );
+  const rows = await q.orderBy('next_attempt_at').orderBy('id').limit(limit).execute();
+  return rows as DueItem[];
+}
+
+/** Drops archived payloads older than the retention; returns how many were dropped. */
+export async function dropExpiredPayloads(db: Db, olderThan: Date, batch: number): Promise<number> {
+  const r = await db
+    .updateTable('events')
+    .set({ payload: null, updated_at: sql<Date>`now()` })
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('events')
+        .select('id')
+        .where('payload', 'is not', null)
+        .where('created_at', '<', olderThan)
+        .limit(batch),
+    )
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
+/** Housekeeping of rows that only matter until they expire. */
+export async function deleteExpiredKeysAndSessions(db: Db): Promise<void> {
+  await db
+    .deleteFrom('idempotency_keys')
+    .where('expires_at', '<=', sql<Date>`now()`)
+    .execute();
+  await db
+    .deleteFrom('sessions')
+    .where('expires_at', '<=', sql<Date>`now()`)
+    .execute();
+}
+
+/** Everything the attempts of these items need, in one query (the worker batches concurrent jobs' reads). */
+export async function loadDeliveryWorkMany(db: Db, eventIds: string[]): Promise<DeliveryWork[]> {
+  if (eventIds.length === 0) return [];
+  return db
+    .selectFrom('events as e')
+    .innerJoin('targets as t', 't.id', 'e.target_id')
+    .select(deliveryWorkColumns)
+    .where('e.id', 'in', eventIds)
+    .execute();
+}
+
+export interface AttemptRecord {
+  attempt: NewDeliveryAttempt;
+  expectedAttemptCount: number;
+  outcome: AttemptOutcome;
+}
+
+/**
+ * Logs attempts and moves their items, in one transaction: one multi-row insert of the attempts and
+ * one UPDATE ... FROM (VALUES ...) of the items. Each move applies only if its item is still where the
+ * attempt found it (same attempt count, still pending), so a duplicate job running the same attempt
+ * concurrently cannot move it twice. Returns, per record, whether it moved its item.
+ */
+export async function recordAttempts(db: Db, records: AttemptRecord[]): Promise<boolean[]> {
+  if (records.length === 0) return [];
+  return db.transaction().execute(async (tx) => {
+    await tx
+      .insertInto('delivery_attempts')
+      .values(records.map((r) => r.attempt))
+      .execute();
+    const rows = records.map((r) => {
+      const o = r.outcome;
+      return sql`(${r.attempt.event_id}::text, ${r.expectedAttemptCount}::int, ${o.status}::text, ${r.attempt.attempted_at}::timestamptz,
+        ${o.status === 'RETRYING' ? o.nextAttemptAt : null}::timestamptz,
+        ${o.status === 'EXPIRED' || o.status === 'FAILED' ? o.reason : null}::text)`;
+    });
+    const moved = await sql<{ id: string }>`
+      update events e set
+        status = v.status,
+        attempt_count = v.expected + 1,
+        last_attempt_at = v.attempted_at,
+        next_attempt_at = v.next_attempt_at,
+        delivered_at = case when v.status = 'DELIVERED' then now() else null end,
+        final_reason = v.final_reason,
+        updated_at = now()
+      from (values ${sql.join(rows)}) as v(id, expected, status, attempted_at, next_attempt_at, final_reason)
+      where e.id = v.id and e.attempt_count = v.expected and e.status in ('QUEUED', 'RETRYING')
+      returning e.id`.execute(tx);
+    const ids = new Set(moved.rows.map((r) => r.id));
+    return records.map((r) => ids.has(r.attempt.event_id));
+  });
+}

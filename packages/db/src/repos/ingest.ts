@@ -1,0 +1,229 @@
+import { sql } from 'kysely';
+import type { BillingStatus, EventStatus, MailboxState, TargetKind } from '@evds/domain';
+import type { Db } from '../database.ts';
+import { shownState } from './mailbox.ts';
+
+/** What ingestion needs to know about a target and its organization, in one read. */
+export interface IngestTarget {
+  id: string;
+  org_id: string;
+  kind: TargetKind;
+  enabled: boolean;
+  event_types: string[];
+  max_payload_bytes: number;
+  verify_inbound_signatures: boolean;
+  inbound_secret: string | null;
+  billing_status: BillingStatus;
+}
+
+export async function getIngestTarget(
+  db: Db,
+  orgId: string,
+  targetId: string,
+): Promise<IngestTarget | undefined> {
+  return db
+    .selectFrom('targets as t')
+    .innerJoin('organizations as o', 'o.id', 't.org_id')
+    .select([
+      't.id',
+      't.org_id',
+      't.kind',
+      't.enabled',
+      't.event_types',
+      't.max_payload_bytes',
+      't.verify_inbound_signatures',
+      't.inbound_secret',
+      'o.billing_status',
+    ])
+    .where('t.org_id', '=', orgId)
+    .where('t.id', '=', targetId)
+    .where('t.deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export interface NewItem {
+  id: string;
+  orgId: string;
+  targetId: string;
+  kind: TargetKind;
+  eventType: string | null;
+  correlationId: string | null;
+  payload: Buffer;
+  requestId: string | null;
+  /** Mailbox messages: when retention ends. */
+  expiresAt?: Date;
+}
+
+export interface Idempotency {
+  key: string;
+  bodyHash: string;
+  ttlSeconds: number;
+}
+
+export type InsertItemResult =
+  | { outcome: 'created'; id: string; status: EventStatus | MailboxState }
+  | { outcome: 'duplicate'; id: string; status: EventStatus | MailboxState }
+  | { outcome: 'idempotency_conflict' };
+
+/**
+ * Commits an accepted item, its archived payload and its usage record in one transaction. With an
+ * idempotency key, the key row is claimed first in the same transaction: a concurrent request with
+ * the same key waits on it, then sees the original item (or a different body: a conflict).
+ */
+export async function insertItem(db: Db, item: NewItem, idem?: Idempotency): Promise<InsertItemResult> {
+  return db.transaction().execute(async (tx) => {
+    if (idem) {
+      const claimed = await tx
+        .insertInto('idempotency_keys')
+        .values({
+          org_id: item.orgId,
+          target_id: item.targetId,
+          key: idem.key,
+          body_hash: idem.bodyHash,
+          item_id: item.id,
+          expires_at: sql<Date>`now() + make_interval(secs => ${idem.ttlSeconds})`,
+        })
+        .onConflict((oc) =>
+          oc
+            .columns(['org_id', 'target_id', 'key'])
+            .doUpdateSet({
+              body_hash: idem.bodyHash,
+              item_id: item.id,
+              created_at: sql<Date>`now()`,
+              expires_at: sql<Date>`now() + make_interval(secs => ${idem.ttlSeconds})`,
+            })
+            .where('idempotency_keys.expires_at', '<=', sql<Date>`now()`),
+        )
+        .returning('item_id')
+        .executeTakeFirst();
+      if (!claimed) {
+        const existing = await tx
+          .selectFrom('idempotency_keys')
+          .select(['body_hash', 'item_id'])
+          .where('org_id', '=', item.orgId)
+          .where('target_id', '=', item.targetId)
+          .where('key', '=', idem.key)
+          .executeTakeFirstOrThrow();
+        if (existing.body_hash !== idem.bodyHash) return { outcome: 'idempotency_conflict' } as const;
+        return {
+          outcome: 'duplicate',
+          id: existing.item_id,
+          status: await itemStatus(tx, item.kind, existing.item_id),
+        } as const;
+      }
+    }
+    let status: EventStatus | MailboxState;
+    if (item.kind === 'mailbox') {
+      status = 'UNREAD';
+      await tx
+        .insertInto('mailbox_messages')
+        .values({
+          id: item.id,
+          org_id: item.orgId,
+          mailbox_id: item.targetId,
+          state: status,
+          event_type: item.eventType,
+          correlation_id: item.correlationId,
+          payload: item.payload,
+          payload_size: item.payload.length,
+          expires_at: item.expiresAt ?? new Date(Date.now() + 7 * 24 * 3600 * 1000),
+        })
+        .execute();
+    } else {
+      status = 'QUEUED';
+      await tx
+        .insertInto('events')
+        .values({
+          id: item.id,
+          org_id: item.orgId,
+          target_id: item.targetId,
+          target_kind: item.kind,
+          event_type: item.eventType,
+          correlation_id: item.correlationId,
+          status,
+          source_event_id: null,
+          payload: item.payload,
+          payload_size: item.payload.length,
+          next_attempt_at: sql<Date>`now()`,
+          last_attempt_at: null,
+          delivered_at: null,
+          final_reason: null,
+          request_id: item.requestId,
+        })
+        .execute();
+    }
+    await tx
+      .insertInto('usage_records')
+      .values({ org_id: item.orgId, item_id: item.id, item_kind: item.kind, reported_at: null })
+      .execute();
+    return { outcome: 'created', id: item.id, status } as const;
+  });
+}
+
+/**
+ * Group commit: many accepted items (no idempotency key) in one transaction of multi-row inserts,
+ * events and mailbox messages with their usage records. All commit together or none does.
+ */
+export async function insertItems(db: Db, items: NewItem[]): Promise<void> {
+  const events = items.filter((i) => i.kind !== 'mailbox');
+  const messages = items.filter((i) => i.kind === 'mailbox');
+  await db.transaction().execute(async (tx) => {
+    if (events.length > 0)
+      await tx
+        .insertInto('events')
+        .values(
+          events.map((i) => ({
+            id: i.id,
+            org_id: i.orgId,
+            target_id: i.targetId,
+            target_kind: i.kind,
+            event_type: i.eventType,
+            correlation_id: i.correlationId,
+            status: 'QUEUED' as const,
+            source_event_id: null,
+            payload: i.payload,
+            payload_size: i.payload.length,
+            next_attempt_at: sql<Date>`now()`,
+            last_attempt_at: null,
+            delivered_at: null,
+            final_reason: null,
+            request_id: i.requestId,
+          })),
+        )
+        .execute();
+    if (messages.length > 0)
+      await tx
+        .insertInto('mailbox_messages')
+        .values(
+          messages.map((i) => ({
+            id: i.id,
+            org_id: i.orgId,
+            mailbox_id: i.targetId,
+            state: 'UNREAD' as const,
+            event_type: i.eventType,
+            correlation_id: i.correlationId,
+            payload: i.payload,
+            payload_size: i.payload.length,
+            expires_at: i.expiresAt ?? new Date(Date.now() + 7 * 24 * 3600 * 1000),
+          })),
+        )
+        .execute();
+    await tx
+      .insertInto('usage_records')
+      .values(items.map((i) => ({ org_id: i.orgId, item_id: i.id, item_kind: i.kind, reported_at: null })))
+      .execute();
+  });
+}
+
+async function itemStatus(tx: Db, kind: TargetKind, id: string): Promise<EventStatus | MailboxState> {
+  if (kind === 'mailbox') {
+    const m = await tx
+      .selectFrom('mailbox_messages as m')
+      .select(shownState.as('state'))
+      .where('m.id', '=', id)
+      .executeTakeFirstOrThrow();
+    return m.state;
+  }
+  const e = await tx.selectFrom('events').select('status').where('id', '=', id).executeTakeFirstOrThrow();
+  return e.status;
+}

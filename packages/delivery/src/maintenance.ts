@@ -1,0 +1,116 @@
+import { deleteExpiredKeysAndSessions, dropExpiredPayloads, expireMailboxMessages, type Db } from '@evds/db';
+import type { DeliveryMetrics } from '@evds/metrics';
+import { createWorker, type Producer, type Redis } from '@evds/queue';
+import type { Logger } from '@evds/runtime';
+import type { Worker } from 'bullmq';
+import { sweep } from './sweeper.ts';
+
+export interface MaintenanceOptions {
+  db: Db;
+  producer: Producer;
+  redis: Redis;
+  prefix: string;
+  logger: Logger;
+  sweepIntervalMs: number;
+  sweepGraceMs: number;
+  maintenanceIntervalMs: number;
+  payloadRetentionSeconds: number;
+  /**
+   * The billing moves (active -> grace -> suspended, paid -> active). Given only while live billing is
+   * enabled (decisions §7); without it the task is not scheduled and its scheduler is removed.
+   */
+  billing?: { run(now: Date): Promise<unknown> };
+  /** Counts the sweeper's re-enqueues (optional). */
+  metrics?: Pick<DeliveryMetrics, 'sweeperRequeued'>;
+}
+
+export interface Maintenance {
+  start(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Maintenance as BullMQ job schedulers, so one replica runs each tick however many are up. The
+ * schedulers live in Redis, which may be flushed: they are upserted again on every interval.
+ */
+export function createMaintenance(o: MaintenanceOptions): Maintenance {
+  const worker: Worker = createWorker(
+    'maintenance',
+    o.redis,
+    o.prefix,
+    async ({ task }) => {
+      switch (task) {
+        case 'sweep': {
+          const n = await sweep(o.db, o.producer, o.sweepGraceMs);
+          o.metrics?.sweeperRequeued(n);
+          if (n > 0) o.logger.warn({ requeued: n }, 'sweeper re-enqueued items without a live job');
+          return;
+        }
+        case 'retention': {
+          const dropped = await dropExpiredPayloads(
+            o.db,
+            new Date(Date.now() - o.payloadRetentionSeconds * 1000),
+            5000,
+          );
+          await deleteExpiredKeysAndSessions(o.db);
+          if (dropped > 0) o.logger.info({ dropped }, 'dropped payloads past retention');
+          return;
+        }
+        case 'mailbox-retention': {
+          // Up to 20 batches of 1000 per run; a larger backlog is caught up on the next runs.
+          const expired = await expireMailboxMessages(o.db, 1000, 20);
+          if (expired > 0) o.logger.info({ expired }, 'mailbox messages past retention expired');
+          return;
+        }
+        case 'billing':
+          await o.billing?.run(new Date());
+          return;
+      }
+    },
+    { concurrency: 1 },
+  );
+  worker.on('failed', (_job, err) => o.logger.error({ err }, 'maintenance task failed'));
+  const upsert = async () => {
+    const q = o.producer.queue('maintenance');
+    await q.upsertJobScheduler(
+      'sweep',
+      { every: o.sweepIntervalMs },
+      { name: 'maintenance', data: { task: 'sweep' } },
+    );
+    await q.upsertJobScheduler(
+      'retention',
+      { every: o.maintenanceIntervalMs },
+      { name: 'maintenance', data: { task: 'retention' } },
+    );
+    await q.upsertJobScheduler(
+      'mailbox-retention',
+      { every: o.maintenanceIntervalMs },
+      { name: 'maintenance', data: { task: 'mailbox-retention' } },
+    );
+    if (o.billing)
+      await q.upsertJobScheduler(
+        'billing',
+        { every: o.maintenanceIntervalMs },
+        { name: 'maintenance', data: { task: 'billing' } },
+      );
+    else await q.removeJobScheduler('billing');
+  };
+  let timer: NodeJS.Timeout | undefined;
+  return {
+    async start() {
+      await upsert();
+      timer = setInterval(
+        () => {
+          upsert().catch((err: unknown) => o.logger.warn({ err }, 'could not upsert maintenance schedulers'));
+        },
+        Math.min(o.sweepIntervalMs * 4, 60_000),
+      );
+      timer.unref();
+      void worker.run();
+    },
+    async close() {
+      clearInterval(timer);
+      await worker.close();
+    },
+  };
+}

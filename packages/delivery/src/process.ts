@@ -1,0 +1,142 @@
+import {
+  failWithoutAttempt,
+  loadDeliveryWorkMany,
+  recordAttempts,
+  type AttemptOutcome,
+  type AttemptRecord,
+  type Db,
+  type DeliveryWork,
+} from '@evds/db';
+import { newAttemptId } from '@evds/domain';
+import type { DeliveryMetrics } from '@evds/metrics';
+import { attemptJobId, type JobKind, type Producer } from '@evds/queue';
+import { createBatcher, type Logger } from '@evds/runtime';
+import type { SecretBox } from '@evds/secrets';
+import { RESPONSE_BODY_KEEP, type SendResult } from './send.ts';
+
+/**
+ * What a sender reports. `delivered` overrides the 2xx rule where the answer's body decides (an a2a
+ * agent's 200 must carry a task or a message); webhook senders leave it unset.
+ */
+export type SenderResult = SendResult & {
+  delivered?: boolean;
+  a2aTaskId?: string | null;
+  a2aTaskState?: string | null;
+};
+
+/** Sends one item to its target: the only part that differs between webhook and a2a delivery. */
+export type Sender = (
+  work: DeliveryWork & { payload: Buffer; url: string },
+  secrets: SecretBox,
+) => Promise<SenderResult>;
+
+export interface ProcessorDeps {
+  db: Db;
+  producer: Producer;
+  secrets: SecretBox;
+  logger: Logger;
+  /** Delay before retry n (1-based) is retryDelaysMs[n-1], the last one repeating. */
+  retryDelaysMs: number[];
+  queue: JobKind;
+  send: Sender;
+  /** Attempts by outcome, latency, retries (optional: unit tests need not pass it). */
+  metrics?: DeliveryMetrics;
+}
+
+const isSuccess = (r: SendResult) => r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300;
+
+/**
+ * One attempt of one item. Postgres decides: an item that is no longer pending is skipped (a duplicate
+ * job), one whose target is gone ends FAILED, otherwise the attempt is made, logged and the item moved.
+ */
+export function createProcessor(deps: ProcessorDeps) {
+  // Concurrent jobs share their reads and their attempt writes (one query, one transaction each).
+  const batching = { maxBatch: 100, maxInFlight: 2 };
+  const loads = createBatcher<string, DeliveryWork | undefined>(async (ids) => {
+    const rows = new Map((await loadDeliveryWorkMany(deps.db, ids)).map((w) => [w.id, w]));
+    return ids.map((id) => rows.get(id));
+  }, batching);
+  const records = createBatcher<AttemptRecord, boolean>((rs) => recordAttempts(deps.db, rs), batching);
+
+  return async function processItem(eventId: string): Promise<void> {
+    const work = await loads.submit(eventId);
+    if (!work || (work.status !== 'QUEUED' && work.status !== 'RETRYING')) return;
+    const unfixable = work.deleted_at
+      ? 'target deleted'
+      : !work.enabled
+        ? 'target disabled'
+        : work.payload === null
+          ? 'payload no longer stored'
+          : work.url === null
+            ? 'target has no delivery URL'
+            : undefined;
+    if (unfixable || work.payload === null || work.url === null) {
+      await failWithoutAttempt(deps.db, eventId, unfixable ?? 'undeliverable');
+      deps.metrics?.failedWithoutAttempt(deps.queue);
+      return;
+    }
+
+    const attemptedAt = new Date();
+    const result = await deps.send({ ...work, payload: work.payload, url: work.url }, deps.secrets);
+    const attemptNumber = work.attempt_count + 1;
+    const outcome = decide(result, attemptNumber, work.max_retries, deps.retryDelaysMs);
+    const moved = await records.submit({
+      attempt: {
+        id: newAttemptId(),
+        event_id: work.id,
+        org_id: work.org_id,
+        target_id: work.target_id,
+        attempt_number: attemptNumber,
+        status_code: result.statusCode,
+        duration_ms: result.durationMs,
+        attempted_at: attemptedAt,
+        response_body: result.responseBody?.slice(0, RESPONSE_BODY_KEEP) ?? null,
+        error: result.error,
+        a2a_task_id: result.a2aTaskId ?? null,
+        a2a_task_state: result.a2aTaskState ?? null,
+      },
+      expectedAttemptCount: work.attempt_count,
+      outcome,
+    });
+    deps.metrics?.attempt(deps.queue, outcome.status, result.durationMs / 1000, moved);
+    deps.logger[outcome.status === 'DELIVERED' ? 'debug' : 'info'](
+      {
+        eventId,
+        requestId: work.request_id,
+        attempt: attemptNumber,
+        status: result.statusCode,
+        outcome: outcome.status,
+        error: result.error ?? undefined,
+      },
+      'delivery attempt',
+    );
+    if (moved && outcome.status === 'RETRYING') {
+      deps.metrics?.retryScheduled(deps.queue);
+      // A failure to add is not lost: the sweeper re-enqueues RETRYING items that are overdue.
+      await deps.producer
+        .add(
+          deps.queue,
+          attemptJobId(work.id, attemptNumber),
+          { eventId: work.id },
+          { delayMs: outcome.nextAttemptAt.getTime() - Date.now() },
+        )
+        .catch((err: unknown) =>
+          deps.logger.warn({ err, eventId }, 'could not schedule retry; the sweeper will'),
+        );
+    }
+  };
+}
+
+export function decide(
+  result: SendResult & { delivered?: boolean },
+  attemptNumber: number,
+  maxRetries: number,
+  delays: number[],
+): AttemptOutcome {
+  if (result.delivered ?? isSuccess(result)) return { status: 'DELIVERED' };
+  if (result.refused)
+    return { status: 'FAILED', reason: result.error ?? 'address refused by the network policy' };
+  if (attemptNumber > maxRetries) return { status: 'EXPIRED', reason: `${attemptNumber} attempts failed` };
+  const delay = delays[Math.min(attemptNumber, delays.length) - 1] ?? 60_000;
+  return { status: 'RETRYING', nextAttemptAt: new Date(Date.now() + delay) };
+}

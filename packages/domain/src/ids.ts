@@ -1,0 +1,27 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+export const API_KEY_PREFIX = 'evds_sk_';
+const HEX32 = /^[0-9a-f]{32}$/;
+
+/** A resource id: 32 lowercase hex characters from 16 random bytes. */
+export const newId = (): string => randomBytes(16).toString('hex');
+export const newAttemptId = (): string => `da_${newId()}`;
+export const isId = (s: unknown): s is string => typeof s === 'string' && HEX32.test(s);
+
+/** A full API key (72 characters) and the parts stored about it. */
+export function newApiKey(): { key: string; hash: string; prefix: string } {
+  const key = API_KEY_PREFIX + randomBytes(32).toString('hex');
+  return { key, hash: sha256(key), prefix: key.slice(0, 12) };
+}
+
+export const isApiKeyShaped = (s: string): boolean => /^evds_sk_[0-9a-f]{64}$/.test(s);
+
+/** A session token: 64 lowercase hex characters; only its hash is stored. */
+export function newSessionToken(): { token: string; hash: string } {
+  const token = randomBytes(32).toString('hex');
+  return { token, hash: sha256(token) };
+}
+
+export const isSessionTokenShaped = (s: string): boolean => /^[0-9a-f]{64}$/.test(s);
+
+export const sha256 = (s: string | Buffer): string => createHash('sha256').update(s).digest('hex');

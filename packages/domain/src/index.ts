@@ -1,0 +1,5 @@
+export * from './ids.ts';
+export * from './errors.ts';
+export * from './states.ts';
+export * from './billing.ts';
+export * from './time.ts';

@@ -1,0 +1,173 @@
+import {
+  deliveryStats,
+  getEvent,
+  listAttempts,
+  listEvents,
+  mailboxStateCounts,
+  replayEvent,
+  type Db,
+} from '@evds/db';
+import { AppError, eventStatuses, newId, notFound } from '@evds/domain';
+import { type RouteDef, defineRoute, idParams, queryInt } from '@evds/http';
+import type { Producer } from '@evds/queue';
+import { z } from 'zod';
+import { eventDetailSchema, eventSummarySchema, summaryView, detailJson } from './views.ts';
+
+const listQuery = z.strictObject({
+  limit: queryInt(50, 1, 100).describe('default 50, max 100'),
+  offset: queryInt(0, 0, 1_000_000_000),
+  endpoint_id: z.string().max(64).optional(),
+  status: z.enum(eventStatuses).optional(),
+  event_type: z.string().max(200).optional(),
+  correlation_id: z.string().max(128).optional(),
+});
+
+const windows = { '1h': 3600, '24h': 86400, '7d': 7 * 86400, '30d': 30 * 86400 } as const;
+
+export function eventRoutes(deps: { db: Db; producer: Producer }): RouteDef[] {
+  const { db } = deps;
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/events',
+      auth: 'KS',
+      tag: 'events',
+      summary: 'List events (newest first) with filters and offset paging',
+      query: listQuery,
+      responses: {
+        200: {
+          description: 'a page of events',
+          schema: z.object({
+            events: z.array(eventSummarySchema),
+            total: z.number().int(),
+            limit: z.number().int(),
+            offset: z.number().int(),
+          }),
+        },
+      },
+      handler: async ({ auth, query }) => {
+        const { events, total } = await listEvents(
+          db,
+          auth.orgId,
+          {
+            endpointId: query.endpoint_id,
+            status: query.status,
+            eventType: query.event_type,
+            correlationId: query.correlation_id,
+          },
+          { limit: query.limit, offset: query.offset },
+        );
+        return { body: { events: events.map(summaryView), total, limit: query.limit, offset: query.offset } };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/events/:id',
+      auth: 'KS',
+      tag: 'events',
+      summary: 'One event with its payload (byte for byte) and every delivery attempt',
+      params: idParams,
+      responses: { 200: { description: 'the event', schema: eventDetailSchema } },
+      handler: async ({ auth, params }) => {
+        const event = await getEvent(db, auth.orgId, params.id);
+        if (!event) throw notFound('event');
+        const attempts = await listAttempts(db, auth.orgId, params.id);
+        return { body: null, rawJson: detailJson(event, attempts) };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api/v1/events/:id/replay',
+      auth: 'KS',
+      tag: 'events',
+      summary:
+        'Send an event again as a new event (no new usage); the original becomes REPLAYED once settled',
+      params: idParams,
+      responses: {
+        200: {
+          description: 'the new event',
+          schema: z.object({ id: z.string(), status: z.literal('QUEUED'), source_event_id: z.string() }),
+        },
+        409: { description: "the event's target is deleted or disabled" },
+        410: { description: 'the payload is past retention' },
+      },
+      handler: async ({ auth, params, req }) => {
+        const r = await replayEvent(db, auth.orgId, params.id, newId(), req.id);
+        switch (r.outcome) {
+          case 'not_found':
+            throw notFound('event');
+          case 'payload_gone':
+            throw new AppError(
+              'gone',
+              'the payload of this event is no longer stored, so it cannot be replayed',
+            );
+          case 'target_unavailable':
+            throw new AppError('conflict', r.reason);
+          case 'replayed':
+            await deps.producer
+              .add(r.targetKind === 'a2a' ? 'a2a' : 'webhook', r.id, { eventId: r.id })
+              .catch(() => {
+                // Committed already; the sweeper enqueues it.
+              });
+            return { body: { id: r.id, status: 'QUEUED', source_event_id: params.id } };
+        }
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/stats',
+      auth: 'KS',
+      tag: 'stats',
+      summary: 'Delivery and mailbox statistics over a window (default 24h)',
+      query: z.strictObject({ window: z.enum(['1h', '24h', '7d', '30d']).default('24h') }),
+      responses: {
+        200: {
+          description: 'statistics',
+          schema: z.object({
+            window: z.string(),
+            since: z.number().int().describe('Unix seconds'),
+            events: z.object({ total: z.number().int(), by_status: z.record(z.string(), z.number().int()) }),
+            attempts: z.object({
+              total: z.number().int(),
+              succeeded: z.number().int(),
+              failed: z.number().int(),
+            }),
+            success_rate: z.number().nullable().describe('succeeded / total attempts, null without attempts'),
+            latency_ms: z.object({
+              p50: z.number().nullable(),
+              p95: z.number().nullable(),
+              p99: z.number().nullable(),
+            }),
+            mailboxes: z
+              .object({
+                UNREAD: z.number().int(),
+                CLAIMED: z.number().int(),
+                ACKNOWLEDGED: z.number().int(),
+                EXPIRED: z.number().int(),
+              })
+              .describe('Mailbox messages created in the window, by their state now (as computed when read)'),
+          }),
+        },
+      },
+      handler: async ({ auth, query }) => {
+        const since = new Date(Date.now() - windows[query.window] * 1000);
+        const [s, mailboxes] = await Promise.all([
+          deliveryStats(db, auth.orgId, since),
+          mailboxStateCounts(db, auth.orgId, since),
+        ]);
+        const byStatus = Object.fromEntries(eventStatuses.map((st) => [st, s.byStatus[st] ?? 0]));
+        return {
+          body: {
+            window: query.window,
+            since: Math.floor(since.getTime() / 1000),
+            events: { total: Object.values(byStatus).reduce((a, b) => a + b, 0), by_status: byStatus },
+            attempts: s.attempts,
+            success_rate: s.attempts.total === 0 ? null : s.attempts.succeeded / s.attempts.total,
+            latency_ms: s.latencyMs,
+            mailboxes,
+          },
+        };
+      },
+    }),
+  ];
+}

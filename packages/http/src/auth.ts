@@ -1,0 +1,86 @@
+import { findApiKey, findSession, type Db, type KeyAuth, type SessionAuth } from '@evds/db';
+import { AppError, isApiKeyShaped, isSessionTokenShaped, sha256 } from '@evds/domain';
+import type { Request, RequestHandler } from 'express';
+
+export type Auth =
+  | { method: 'api_key'; orgId: string; keyId: string; userId: string | null }
+  | { method: 'session'; orgId: string; userId: string; sessionId: string };
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      auth?: Auth;
+    }
+  }
+}
+
+/** Which credentials a route takes: K = API key, S = session token, KS = either. */
+export type AuthKind = 'K' | 'S' | 'KS';
+
+/** Looks credentials up by hash. The API reads Postgres every time; ingest may put a cache in front. */
+export interface CredentialStore {
+  apiKey(hash: string): Promise<KeyAuth | undefined>;
+  session(hash: string): Promise<SessionAuth | undefined>;
+}
+
+export const dbCredentialStore = (db: Db): CredentialStore => ({
+  apiKey: (hash) => findApiKey(db, hash),
+  session: (hash) => findSession(db, hash),
+});
+
+const unauthenticated = (msg: string) => new AppError('unauthenticated', msg);
+
+function bearerOf(req: Request): string | undefined {
+  const h = req.headers.authorization;
+  if (h === undefined) return undefined;
+  const m = /^Bearer +(\S+) *$/i.exec(h);
+  if (!m?.[1]) throw unauthenticated('Authorization header must be "Bearer <API key>"');
+  return m[1];
+}
+
+async function viaKey(store: CredentialStore, key: string): Promise<Auth> {
+  const found = isApiKeyShaped(key) ? await store.apiKey(sha256(key)) : undefined;
+  if (!found) throw unauthenticated('invalid or revoked API key');
+  return { method: 'api_key', orgId: found.org_id, keyId: found.key_id, userId: found.created_by_user_id };
+}
+
+async function viaSession(store: CredentialStore, token: string): Promise<Auth> {
+  const found = isSessionTokenShaped(token) ? await store.session(sha256(token)) : undefined;
+  if (!found) throw unauthenticated('invalid, expired or revoked session token');
+  return { method: 'session', orgId: found.org_id, userId: found.user_id, sessionId: found.session_id };
+}
+
+/** Guards a route: resolves the credential the route takes into req.auth, or answers 401. */
+export function requireAuth(kind: AuthKind, store: CredentialStore): RequestHandler {
+  return async (req, _res, next) => {
+    const key = bearerOf(req);
+    const rawToken = req.headers['x-session-token'];
+    const token = typeof rawToken === 'string' && rawToken !== '' ? rawToken : undefined;
+    if (kind === 'S') {
+      if (token) req.auth = await viaSession(store, token);
+      else
+        throw new AppError(
+          'wrong_credential_kind',
+          key ? 'this route requires a session token' : 'missing session token (X-Session-Token)',
+        );
+    } else if (kind === 'K') {
+      if (key) req.auth = await viaKey(store, key);
+      else
+        throw new AppError(
+          'wrong_credential_kind',
+          token ? 'this route requires an API key' : 'missing API key (Authorization: Bearer <API key>)',
+        );
+    } else if (key) req.auth = await viaKey(store, key);
+    else if (token) req.auth = await viaSession(store, token);
+    else
+      throw unauthenticated('missing credentials: send Authorization: Bearer <API key> or X-Session-Token');
+    next();
+  };
+}
+
+/** The authenticated caller of a guarded route. */
+export function authOf(req: Request): Auth {
+  if (!req.auth) throw new AppError('internal', 'route used without an auth guard');
+  return req.auth;
+}

@@ -1,0 +1,198 @@
+import { insertItem, type Db, type IngestTarget, type NewItem } from '@evds/db';
+import {
+  billingBlocks,
+  newId,
+  sha256,
+  type EventStatus,
+  type MailboxState,
+  type TargetKind,
+} from '@evds/domain';
+import type { RateLimiter } from '@evds/http';
+import type { IngestMetrics } from '@evds/metrics';
+import type { Producer } from '@evds/queue';
+import type { Logger } from '@evds/runtime';
+import type { SecretBox } from '@evds/secrets';
+import type { GroupCommit } from './group-commit.ts';
+import type { LookupCache } from './lookup-cache.ts';
+import { verifyInbound } from './inbound-signature.ts';
+
+export interface IngestDeps {
+  db: Db;
+  groupCommit: GroupCommit;
+  lookups: LookupCache;
+  producer: Producer;
+  limiter: RateLimiter;
+  secrets: SecretBox;
+  idempotencyTtlSeconds: number;
+  mailboxRetentionSeconds: number;
+  logger: Logger;
+  /** Outcomes by kind (optional: unit tests need not pass it). */
+  metrics?: IngestMetrics;
+}
+
+export interface IngestRequest {
+  route: 'e' | 't';
+  orgId: string;
+  targetId: string;
+  rawBody: Buffer;
+  body: unknown;
+  eventTypeHeader: string | undefined;
+  correlationId: string | undefined;
+  idempotencyKey: string | undefined;
+  signature: string | undefined;
+  timestamp: string | undefined;
+  requestId: string | null;
+}
+
+export type IngestResult =
+  | {
+      kind: 'accepted';
+      id: string;
+      targetId: string;
+      targetKind: TargetKind;
+      status: EventStatus | MailboxState;
+      duplicate: boolean;
+    }
+  | { kind: 'not_found' }
+  | { kind: 'billing_blocked' }
+  | { kind: 'disabled' }
+  | { kind: 'rate_limited'; retryAfterSeconds: number }
+  | { kind: 'too_large'; limit: number }
+  | { kind: 'invalid'; message: string }
+  | { kind: 'filtered'; eventType: string | null }
+  | { kind: 'signature'; reason: string }
+  | { kind: 'idempotency_conflict' };
+
+const CORRELATION_ID = /^[A-Za-z0-9_-]{1,128}$/;
+const MAX_EVENT_TYPE = 200;
+const EVENT_TYPE = new RegExp(`^[\\x20-\\x7E]{1,${MAX_EVENT_TYPE}}$`);
+const MAX_IDEMPOTENCY_KEY = 255;
+
+/** The kinds each ingest route takes: `/e/` is the legacy webhook route, `/t/` takes every kind. */
+const routeKinds: Record<IngestRequest['route'], readonly TargetKind[]> = {
+  e: ['webhook'],
+  t: ['webhook', 'mailbox', 'a2a'],
+};
+
+/**
+ * Every rule an item must pass before it is accepted, in the order a caller can act on them, then
+ * the durable commit (item, payload, usage in one transaction) and, after it, the enqueue.
+ */
+export async function acceptItem(deps: IngestDeps, req: IngestRequest): Promise<IngestResult> {
+  const target = await deps.lookups.target(req.orgId, req.targetId);
+  if (!target || !routeKinds[req.route].includes(target.kind)) return { kind: 'not_found' };
+  if (billingBlocks(target.billing_status)) return { kind: 'billing_blocked' };
+  if (!target.enabled) return { kind: 'disabled' };
+
+  const limited = await hitLimit(deps, target.id);
+  if (limited) return limited;
+
+  if (req.rawBody.length > target.max_payload_bytes)
+    return { kind: 'too_large', limit: target.max_payload_bytes };
+  const shape = checkShape(req, target);
+  if (shape.kind !== 'ok') return shape;
+
+  if (target.verify_inbound_signatures) {
+    const secret = target.inbound_secret ? deps.secrets.open(target.inbound_secret) : '';
+    const check = verifyInbound(secret, req.rawBody, req.timestamp, req.signature);
+    if (!check.ok) return { kind: 'signature', reason: check.reason };
+  }
+
+  const item: NewItem = {
+    id: newId(),
+    orgId: req.orgId,
+    targetId: target.id,
+    kind: target.kind,
+    eventType: shape.eventType,
+    correlationId: req.correlationId ?? null,
+    payload: req.rawBody,
+    requestId: req.requestId,
+    expiresAt: new Date(Date.now() + deps.mailboxRetentionSeconds * 1000),
+  };
+  const accepted = { kind: 'accepted', targetId: target.id, targetKind: target.kind } as const;
+  if (!req.idempotencyKey) {
+    // The common case shares a transaction with concurrent requests (and its enqueue with theirs).
+    await deps.groupCommit.commit(item);
+    return {
+      ...accepted,
+      id: item.id,
+      status: target.kind === 'mailbox' ? 'UNREAD' : 'QUEUED',
+      duplicate: false,
+    };
+  }
+  const result = await insertItem(deps.db, item, {
+    key: req.idempotencyKey,
+    bodyHash: sha256(req.rawBody),
+    ttlSeconds: deps.idempotencyTtlSeconds,
+  });
+  switch (result.outcome) {
+    case 'idempotency_conflict':
+      return { kind: 'idempotency_conflict' };
+    case 'duplicate':
+      return { ...accepted, id: result.id, status: result.status, duplicate: true };
+    case 'created':
+      await enqueueItems(deps.producer, deps.logger, [item]);
+      return { ...accepted, id: result.id, status: result.status, duplicate: false };
+  }
+}
+
+type Shape =
+  { kind: 'ok'; eventType: string | null } | Extract<IngestResult, { kind: 'invalid' | 'filtered' }>;
+
+function checkShape(req: IngestRequest, target: IngestTarget): Shape {
+  const object =
+    typeof req.body === 'object' && req.body !== null && !Array.isArray(req.body)
+      ? (req.body as Record<string, unknown>)
+      : undefined;
+  if (req.body === undefined) return { kind: 'invalid', message: 'request body is required' };
+  if (req.route === 'e' && !object) return { kind: 'invalid', message: 'request body must be a JSON object' };
+  if (req.correlationId !== undefined && !CORRELATION_ID.test(req.correlationId))
+    return {
+      kind: 'invalid',
+      message: 'X-Correlation-ID must be 1-128 characters of letters, digits, "-" and "_"',
+    };
+  if (
+    req.idempotencyKey !== undefined &&
+    (req.idempotencyKey.length === 0 || req.idempotencyKey.length > MAX_IDEMPOTENCY_KEY)
+  )
+    return { kind: 'invalid', message: `Idempotency-Key must be 1-${MAX_IDEMPOTENCY_KEY} characters` };
+
+  // The header wins; the body's `event_type` is the fallback.
+  let eventType: string | null = req.eventTypeHeader ?? null;
+  if (eventType === null && object && 'event_type' in object) {
+    const fromBody = object.event_type;
+    if (typeof fromBody !== 'string') return { kind: 'invalid', message: 'event_type: must be a string' };
+    eventType = fromBody;
+  }
+  // It travels on as the x-event-type header of deliveries, so it must be a valid header value.
+  if (eventType !== null && !EVENT_TYPE.test(eventType))
+    return { kind: 'invalid', message: `event_type: must be 1-${MAX_EVENT_TYPE} printable ASCII characters` };
+  if (target.event_types.length > 0 && (eventType === null || !target.event_types.includes(eventType)))
+    return { kind: 'filtered', eventType };
+  return { kind: 'ok', eventType };
+}
+
+/**
+ * The per-target sliding window. When Redis cannot answer, the request is let through: the limit is
+ * a policy, and refusing every producer while Redis restarts would lose more than it protects.
+ */
+async function hitLimit(deps: IngestDeps, targetId: string): Promise<IngestResult | undefined> {
+  try {
+    const r = await deps.limiter.hit(`ingest:${targetId}`);
+    return r.allowed ? undefined : { kind: 'rate_limited', retryAfterSeconds: r.retryAfterSeconds };
+  } catch (err) {
+    deps.logger.warn({ err }, 'rate limiter unavailable; request let through');
+    return undefined;
+  }
+}
+
+/** After the commit. A failure here loses nothing: the sweeper enqueues committed items that have no job. */
+export async function enqueueItems(producer: Producer, logger: Logger, items: NewItem[]): Promise<void> {
+  const jobs = (kind: 'webhook' | 'a2a') =>
+    items.filter((i) => i.kind === kind).map((i) => ({ jobId: i.id, data: { eventId: i.id } }));
+  try {
+    await Promise.all([producer.addBulk('webhook', jobs('webhook')), producer.addBulk('a2a', jobs('a2a'))]);
+  } catch (err) {
+    logger.warn({ err, items: items.length }, 'enqueue failed; the sweeper will enqueue these items');
+  }
+}

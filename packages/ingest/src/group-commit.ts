@@ -1,0 +1,40 @@
+import { insertItems, isDbUnavailable, type Db, type NewItem } from '@evds/db';
+import { createBatcher } from '@evds/runtime';
+
+export interface GroupCommit {
+  /** Resolves once the item, its payload and its usage record are committed (rejects if they are not). */
+  commit(item: NewItem): Promise<void>;
+}
+
+/**
+ * Accepted items from concurrent requests share transactions (see createBatcher): at high load a
+ * commit carries many rows and Postgres does far fewer of them, while each request is still answered
+ * only once its own row is committed. `afterCommit` runs before the answers (ingest enqueues there).
+ */
+export function createGroupCommit(
+  db: Db,
+  opts: { maxBatch: number; maxInFlight: number; afterCommit: (items: NewItem[]) => Promise<void> },
+): GroupCommit {
+  const commitOne = async (item: NewItem): Promise<undefined | Error> => {
+    try {
+      await insertItems(db, [item]);
+      await opts.afterCommit([item]);
+      return undefined;
+    } catch (err) {
+      return err instanceof Error ? err : new Error(String(err));
+    }
+  };
+  const batcher = createBatcher<NewItem, undefined>(async (items) => {
+    try {
+      await insertItems(db, items);
+    } catch (err) {
+      // A batch fails whole. Unless the database is away, one row may be the cause (say its target
+      // vanished): commit the others one by one so only that request fails.
+      if (items.length === 1 || isDbUnavailable(err)) throw err;
+      return Promise.all(items.map(commitOne));
+    }
+    await opts.afterCommit(items);
+    return items.map(() => undefined);
+  }, opts);
+  return { commit: (item) => batcher.submit(item) };
+}

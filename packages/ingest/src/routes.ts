@@ -1,0 +1,150 @@
+import { AppError } from '@evds/domain';
+import { type DocumentedRoute, type Reply, type RouteDef, defineRoute, idParam } from '@evds/http';
+import type { Request } from 'express';
+import { z } from 'zod';
+import { acceptItem, type IngestDeps, type IngestRequest, type IngestResult } from './accept.ts';
+
+const errorSchema = z.object({ error: z.string(), code: z.string() });
+
+const header = (req: Request, name: string): string | undefined => {
+  const v = req.headers[name];
+  return typeof v === 'string' ? v : undefined;
+};
+
+function toRequest(
+  req: Request,
+  route: IngestRequest['route'],
+  orgId: string,
+  targetId: string,
+): IngestRequest {
+  return {
+    route,
+    orgId,
+    targetId,
+    rawBody: req.rawBody,
+    body: req.body as unknown,
+    eventTypeHeader: header(req, 'x-event-type'),
+    correlationId: header(req, 'x-correlation-id'),
+    idempotencyKey: route === 't' ? header(req, 'idempotency-key') : undefined,
+    signature: header(req, 'x-service-signature'),
+    timestamp: header(req, 'x-service-timestamp'),
+    requestId: req.id,
+  };
+}
+
+/** Counts the outcome; a duplicate is set apart from a new item. */
+function counted(deps: IngestDeps, result: IngestResult): IngestResult {
+  deps.metrics?.item(result.kind === 'accepted' && result.duplicate ? 'duplicate' : result.kind);
+  return result;
+}
+
+/** Maps every outcome of acceptItem to its answer; the switch is exhaustive, so a new outcome must be mapped. */
+function reply(result: IngestResult, route: IngestRequest['route']): Reply {
+  switch (result.kind) {
+    case 'accepted': {
+      const body =
+        route === 'e'
+          ? { id: result.id, status: result.status }
+          : { id: result.id, target_id: result.targetId, kind: result.targetKind, status: result.status };
+      return { status: 202, body, headers: result.duplicate ? { 'Idempotent-Replayed': 'true' } : {} };
+    }
+    case 'not_found':
+      throw new AppError('not_found', route === 'e' ? 'endpoint not found' : 'target not found');
+    case 'billing_blocked':
+      throw new AppError('payment_required', 'ingestion is blocked while billing is pending or suspended');
+    case 'disabled':
+      throw new AppError('target_disabled', route === 'e' ? 'endpoint is disabled' : 'target is disabled');
+    case 'rate_limited':
+      throw new AppError('rate_limited', 'rate limit exceeded for this endpoint', {
+        'Retry-After': String(result.retryAfterSeconds),
+      });
+    case 'too_large':
+      throw new AppError(
+        'payload_too_large',
+        `payload is larger than this target's max_payload_bytes (${result.limit})`,
+      );
+    case 'invalid':
+      throw new AppError('validation_failed', result.message);
+    case 'filtered':
+      throw new AppError(
+        'event_type_filtered',
+        result.eventType === null
+          ? 'this endpoint only accepts listed event types, and the event has none'
+          : `event type "${result.eventType}" is not accepted by this endpoint`,
+      );
+    case 'signature':
+      throw new AppError('signature_invalid', result.reason);
+    case 'idempotency_conflict':
+      throw new AppError('idempotency_conflict', 'Idempotency-Key was already used with a different body');
+  }
+}
+
+const accepted = {
+  e: z.object({ id: z.string(), status: z.literal('QUEUED') }),
+  t: z.object({
+    id: z.string(),
+    target_id: z.string(),
+    kind: z.enum(['webhook', 'mailbox', 'a2a']),
+    status: z.enum(['QUEUED', 'UNREAD']),
+  }),
+};
+
+const commonResponses = {
+  402: { description: 'billing pending or suspended', schema: errorSchema },
+  403: { description: 'inbound signature missing or wrong (when verification is on)', schema: errorSchema },
+  409: { description: 'target disabled; Idempotency-Key reused with another body', schema: errorSchema },
+  413: { description: "body over the target's max_payload_bytes", schema: errorSchema },
+  429: { description: 'more than 100 requests in 60 s on this target', schema: errorSchema },
+};
+
+const specs = {
+  e: {
+    method: 'post',
+    path: '/e/:endpoint_id',
+    auth: 'K',
+    tag: 'ingestion',
+    summary: 'Accept an event for a webhook endpoint',
+    params: z.object({ endpoint_id: idParam() }),
+    responses: {
+      202: { description: 'committed and queued', schema: accepted.e },
+      422: { description: "event type not in the endpoint's event_types", schema: errorSchema },
+      ...commonResponses,
+    },
+  },
+  t: {
+    method: 'post',
+    path: '/t/:target_id',
+    auth: 'K',
+    tag: 'ingestion',
+    summary: 'Accept an item for a target of any kind (optional Idempotency-Key)',
+    params: z.object({ target_id: idParam() }),
+    responses: {
+      202: {
+        description: 'committed (and queued for webhook and a2a targets); also an idempotent duplicate',
+        schema: accepted.t,
+      },
+      ...commonResponses,
+    },
+  },
+} satisfies Record<IngestRequest['route'], DocumentedRoute>;
+
+/** The ingestion routes without handlers: the API's OpenAPI document describes them too. */
+export const ingestRouteDocs: DocumentedRoute[] = Object.values(specs);
+
+export function ingestRoutes(deps: IngestDeps): RouteDef[] {
+  return [
+    defineRoute({
+      ...specs.e,
+      handler: async ({ params, auth, req }) =>
+        reply(
+          counted(deps, await acceptItem(deps, toRequest(req, 'e', auth.orgId, params.endpoint_id))),
+          'e',
+        ),
+    }),
+    defineRoute({
+      ...specs.t,
+      handler: async ({ params, auth, req }) =>
+        reply(counted(deps, await acceptItem(deps, toRequest(req, 't', auth.orgId, params.target_id))), 't'),
+    }),
+  ];
+}

@@ -1,0 +1,6 @@
+export * from './registry.ts';
+export * from './http.ts';
+export * from './ingest.ts';
+export * from './delivery.ts';
+export * from './gauges.ts';
+export * from './server.ts';

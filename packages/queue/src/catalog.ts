@@ -1,0 +1,43 @@
+import type { JobsOptions } from 'bullmq';
+import { z } from 'zod';
+
+/**
+ * Every queue, the shape of its jobs and their default options. Jobs carry ids, not payloads:
+ * Postgres holds the item; the job only says which one to work on now.
+ */
+export const catalog = {
+  webhook: {
+    queue: 'webhook-delivery',
+    schema: z.object({ eventId: z.string().regex(/^[0-9a-f]{32}$/) }),
+  },
+  a2a: {
+    queue: 'a2a-delivery',
+    schema: z.object({ eventId: z.string().regex(/^[0-9a-f]{32}$/) }),
+  },
+  maintenance: {
+    queue: 'maintenance',
+    schema: z.object({ task: z.enum(['sweep', 'retention', 'mailbox-retention', 'billing']) }),
+  },
+} as const;
+
+export type JobKind = keyof typeof catalog;
+export type JobData<K extends JobKind> = z.output<(typeof catalog)[K]['schema']>;
+
+/**
+ * Finished jobs are removed so the same job id can be added again (a replayed sweep, a retry);
+ * failed ones are kept a while for inspection. Retries are scheduled by the worker, not by BullMQ,
+ * because Postgres (not Redis) holds the attempt count.
+ */
+export const defaultJobOptions: JobsOptions = {
+  attempts: 1,
+  removeOnComplete: true,
+  removeOnFail: { age: 24 * 3600, count: 10_000 },
+};
+
+/**
+ * The job id of an item's next attempt: the item id for the first one, then one id per retry.
+ * Adding a job whose id already exists is a no-op, so any number of producers (ingest, worker,
+ * sweeper) may add the same attempt safely.
+ */
+export const attemptJobId = (eventId: string, attemptsMade: number): string =>
+  attemptsMade === 0 ? eventId : `${eventId}-r${attemptsMade}`;

@@ -1,0 +1,44 @@
+import { Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { catalog, type JobData, type JobKind } from './catalog.ts';
+
+export { UnrecoverableError } from 'bullmq';
+
+export interface WorkerOptions {
+  concurrency: number;
+  /** Lock on an active job; a job whose worker died is taken over once its lock lapses. */
+  lockMs?: number;
+  /** Called for a job whose data does not match the catalog (it is failed, never retried). */
+  onInvalid?: (job: Job, err: Error) => void;
+}
+
+/** A BullMQ worker for one queue of the catalog; each job's data is validated before the handler sees it. */
+export function createWorker<K extends JobKind>(
+  kind: K,
+  redis: Redis,
+  prefix: string,
+  handler: (data: JobData<K>, job: Job) => Promise<void>,
+  opts: WorkerOptions,
+): Worker {
+  return new Worker(
+    catalog[kind].queue,
+    async (job: Job) => {
+      const parsed = catalog[kind].schema.safeParse(job.data);
+      if (!parsed.success) {
+        const err = new Error(`invalid ${kind} job: ${parsed.error.message}`);
+        opts.onInvalid?.(job, err);
+        throw err;
+      }
+      await handler(parsed.data as JobData<K>, job);
+    },
+    {
+      connection: redis,
+      prefix: `${prefix}:bull`,
+      concurrency: opts.concurrency,
+      autorun: false,
+      ...(opts.lockMs
+        ? { lockDuration: opts.lockMs, stalledInterval: Math.max(500, Math.floor(opts.lockMs / 2)) }
+        : {}),
+    },
+  );
+}

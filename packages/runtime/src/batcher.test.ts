@@ -1,0 +1,59 @@
+import { describe, expect, it } from '@jest/globals';
+import { createBatcher } from './batcher.ts';
+
+const tick = () => new Promise((r) => setTimeout(r, 5));
+
+describe('createBatcher', () => {
+  it('runs a lone item at once, and items arriving while runs are busy together', async () => {
+    const runs: number[][] = [];
+    const b = createBatcher<number, number>(
+      async (xs) => {
+        runs.push(xs);
+        await tick();
+        return xs.map((x) => x * 2);
+      },
+      { maxBatch: 10, maxInFlight: 1 },
+    );
+    const results = await Promise.all([1, 2, 3, 4].map((x) => b.submit(x)));
+    expect(results).toEqual([2, 4, 6, 8]);
+    expect(runs).toEqual([[1], [2, 3, 4]]);
+  });
+
+  it('caps the batch size and the runs in flight', async () => {
+    let busy = 0;
+    let maxBusy = 0;
+    const sizes: number[] = [];
+    const b = createBatcher<number, number>(
+      async (xs) => {
+        busy++;
+        maxBusy = Math.max(maxBusy, busy);
+        sizes.push(xs.length);
+        await tick();
+        busy--;
+        return xs;
+      },
+      { maxBatch: 3, maxInFlight: 2 },
+    );
+    await Promise.all(Array.from({ length: 20 }, (_, i) => b.submit(i)));
+    expect(maxBusy).toBe(2);
+    expect(Math.max(...sizes)).toBe(3);
+    expect(sizes.reduce((a, c) => a + c, 0)).toBe(20);
+  });
+
+  it('rejects only the item whose result is an Error, or the whole batch when run throws', async () => {
+    const b = createBatcher<number, number>(
+      (xs) => Promise.resolve(xs.map((x) => (x === 2 ? new Error('two') : x))),
+      {
+        maxBatch: 10,
+        maxInFlight: 1,
+      },
+    );
+    const settled = await Promise.allSettled([1, 2, 3].map((x) => b.submit(x)));
+    expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    const failing = createBatcher<number, number>(() => Promise.reject(new Error('down')), {
+      maxBatch: 10,
+      maxInFlight: 1,
+    });
+    await expect(failing.submit(1)).rejects.toThrow('down');
+  });
+});

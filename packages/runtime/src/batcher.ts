@@ -1,0 +1,60 @@
+export interface Batcher<T, R> {
+  /** Resolves with this item's result once the batch holding it has run. */
+  submit(item: T): Promise<R>;
+}
+
+export interface BatcherOptions {
+  /** Items per run at most. */
+  maxBatch: number;
+  /** Runs under way at once; while all are busy, new items wait and go together in the next run. */
+  maxInFlight: number;
+}
+
+interface Pending<T, R> {
+  item: T;
+  resolve: (r: R) => void;
+  reject: (err: unknown) => void;
+}
+
+/**
+ * Micro-batching for hot paths: concurrent callers' items share one run (one transaction, one query).
+ * At low load an item runs alone at once, so batching adds no latency; under load runs grow and the
+ * database does far fewer round trips. `run` returns one result per item, in order; an Error in that
+ * list rejects only its own caller, a thrown error rejects the whole batch.
+ */
+export function createBatcher<T, R>(
+  run: (items: T[]) => Promise<(R | Error)[]>,
+  opts: BatcherOptions,
+): Batcher<T, R> {
+  const queue: Pending<T, R>[] = [];
+  let inFlight = 0;
+
+  const flush = () => {
+    while (inFlight < opts.maxInFlight && queue.length > 0) {
+      const batch = queue.splice(0, opts.maxBatch);
+      inFlight++;
+      run(batch.map((p) => p.item))
+        .then(
+          (results) =>
+            batch.forEach((p, i) => {
+              const r = results[i];
+              if (r instanceof Error) p.reject(r);
+              else p.resolve(r as R);
+            }),
+          (err: unknown) => batch.forEach((p) => p.reject(err)),
+        )
+        .finally(() => {
+          inFlight--;
+          flush();
+        });
+    }
+  };
+
+  return {
+    submit: (item) =>
+      new Promise<R>((resolve, reject) => {
+        queue.push({ item, resolve, reject });
+        flush();
+      }),
+  };
+}

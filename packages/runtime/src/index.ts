@@ -1,0 +1,4 @@
+export * from './lifecycle.ts';
+export * from './logger.ts';
+export * from './batcher.ts';
+export * from './backing.ts';

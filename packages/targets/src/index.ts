@@ -1,0 +1,7 @@
+export * from './a2a-routes.ts';
+export * from './endpoint-routes.ts';
+export * from './inputs.ts';
+export * from './signing-secret-routes.ts';
+export * from './target-routes.ts';
+export * from './views.ts';
+export * from './reseal.ts';

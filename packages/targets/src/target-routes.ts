@@ -1,0 +1,175 @@
+// The unified target routes: targets of every kind are created (a2a ones from their Agent Card, see
+// a2a-routes.ts), listed, read, renamed, enabled or disabled, and deleted here; a2a targets refreshed.
+import { createDiscovery } from '@evds/a2a';
+import { createTarget, getTarget, listTargets, softDeleteTarget, updateTarget } from '@evds/db';
+import { newId, notFound } from '@evds/domain';
+import { type RouteDef, defineRoute, idParams } from '@evds/http';
+import { createGuardedAgent } from '@evds/netguard';
+import { newSigningSecret } from '@evds/secrets';
+import { z } from 'zod';
+import { descriptionInput, nameInput, requireAllowedUrl, urlInput, type TargetRouteDeps } from './inputs.ts';
+import { a2aCreateInput, a2aRefreshRoute, createA2aTargetFromCard, warningsSchema } from './a2a-routes.ts';
+import { createdTargetSchema, errorSchema, targetSchema, targetView } from './views.ts';
+
+const tag = 'targets';
+const notFoundResponse = { 404: { description: 'no such target in this organization', schema: errorSchema } };
+const badBody = { 400: { description: 'invalid body (the message names the field)', schema: errorSchema } };
+
+const creatableKinds = ['webhook', 'mailbox', 'a2a'] as const;
+
+const createBody = z.discriminatedUnion(
+  'kind',
+  [
+    z.strictObject({
+      kind: z.literal('webhook'),
+      name: nameInput,
+      url: urlInput,
+      description: descriptionInput.optional(),
+    }),
+    z.strictObject({ kind: z.literal('mailbox'), name: nameInput, description: descriptionInput.optional() }),
+    a2aCreateInput,
+  ],
+  {
+    error: (iss) =>
+      iss.code === 'invalid_union'
+        ? `must be one of ${creatableKinds.map((k) => `"${k}"`).join(', ')}`
+        : undefined,
+  },
+);
+
+export function targetRoutes(deps: TargetRouteDeps): RouteDef[] {
+  const { db, secrets, netPolicy } = deps;
+  // Card fetches are rare: no keep-alive, so nothing lingers between them.
+  const discover =
+    deps.discoverCard ??
+    createDiscovery({
+      agent: createGuardedAgent(netPolicy, { keepAlive: false }),
+      checkUrl: netPolicy.checkUrl,
+    });
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/targets',
+      auth: 'KS',
+      tag,
+      summary: "The organization's targets of every kind, oldest first",
+      responses: { 200: { description: 'targets', schema: z.object({ targets: z.array(targetSchema) }) } },
+      handler: async ({ auth }) => ({
+        body: { targets: (await listTargets(db, auth.orgId)).map(targetView) },
+      }),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api/v1/targets',
+      auth: 'KS',
+      tag,
+      summary:
+        'Create a webhook, mailbox or a2a target; a webhook answer carries its signing secret, once; an ' +
+        'a2a target is created from its Agent Card (A2A v1.0, an HTTP+JSON 1.x interface with an https URL)',
+      body: createBody,
+      responses: {
+        201: {
+          description: 'created',
+          schema: z.object({
+            target: createdTargetSchema,
+            warnings: warningsSchema.optional().describe('a2a targets only'),
+          }),
+        },
+        ...badBody,
+        422: {
+          description:
+            'url or agent_card_url refused by the network policy (not a public address); an Agent Card ' +
+            'that cannot be fetched (unreachable, redirect, too large) or used (not JSON, pre-1.0, no ' +
+            'usable A2A v1 HTTP+JSON interface)',
+          schema: errorSchema,
+        },
+      },
+      handler: async ({ auth, body }) => {
+        const base = {
+          id: newId(),
+          org_id: auth.orgId,
+          name: body.name,
+          description: body.description || null,
+        };
+        if (body.kind === 'mailbox') {
+          const t = await createTarget(db, { ...base, kind: 'mailbox' });
+          return { status: 201, body: { target: targetView(t) } };
+        }
+        if (body.kind === 'a2a') {
+          const r = await createA2aTargetFromCard({ db, secrets, discover }, auth.orgId, body);
+          return { status: 201, body: { target: targetView(r.target), warnings: r.warnings } };
+        }
+        await requireAllowedUrl(netPolicy, body.url);
+        const secret = newSigningSecret();
+        const t = await createTarget(db, {
+          ...base,
+          kind: 'webhook',
+          url: body.url,
+          signing_secret: secrets.seal(secret),
+        });
+        return { status: 201, body: { target: { ...targetView(t), secret } } };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/targets/:id',
+      auth: 'KS',
+      tag,
+      summary: 'One target (never its secrets)',
+      params: idParams,
+      responses: {
+        200: { description: 'the target', schema: z.object({ target: targetSchema }) },
+        ...notFoundResponse,
+      },
+      handler: async ({ auth, params }) => {
+        const t = await getTarget(db, auth.orgId, params.id);
+        if (!t) throw notFound('target');
+        return { body: { target: targetView(t) } };
+      },
+    }),
+    defineRoute({
+      method: 'patch',
+      path: '/api/v1/targets/:id',
+      auth: 'KS',
+      tag,
+      summary: 'Change any of name, description, enabled',
+      params: idParams,
+      body: z.strictObject({
+        name: nameInput.optional(),
+        description: descriptionInput.optional(),
+        enabled: z.boolean().optional(),
+      }),
+      responses: {
+        200: { description: 'the updated target', schema: z.object({ target: targetSchema }) },
+        ...badBody,
+        ...notFoundResponse,
+      },
+      handler: async ({ auth, params, body }) => {
+        const r = await updateTarget(db, auth.orgId, params.id, {
+          name: body.name,
+          description: body.description === undefined ? undefined : body.description || null,
+          enabled: body.enabled,
+        });
+        if (!r) throw notFound('target');
+        return { body: { target: targetView(r.target) } };
+      },
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/api/v1/targets/:id',
+      auth: 'KS',
+      tag,
+      summary: 'Delete a target; its events and messages stay readable',
+      params: idParams,
+      responses: {
+        200: { description: 'deleted', schema: z.object({ deleted: z.literal(true) }) },
+        ...notFoundResponse,
+      },
+      handler: async ({ auth, params }) => {
+        if (!(await softDeleteTarget(db, auth.orgId, params.id))) throw notFound('target');
+        return { body: { deleted: true } };
+      },
+    }),
+    a2aRefreshRoute({ db, discover }),
+  ];
+}

@@ -1,0 +1,136 @@
+// The management API: wires config, Postgres, Redis and every feature's routes into one express app.
+import { authRoutes, keyRoutes, orgRoutes } from '@evds/accounts';
+import type { ApiConfig } from '@evds/config';
+import { countMailboxBacklog, createDb, poolStats } from '@evds/db';
+import {
+  buildOpenApiDocument,
+  openApiRoute,
+  createHttpApp,
+  createRateLimiter,
+  dbCredentialStore,
+  healthHandler,
+  listen,
+  mountRoutes,
+  type RouteDef,
+  type RunningServer,
+} from '@evds/http';
+import {
+  createHttpMetrics,
+  createRegistry,
+  registerMailboxGauges,
+  registerPoolGauges,
+  startServiceMetrics,
+  type MetricsServer,
+} from '@evds/metrics';
+import { createNetPolicy } from '@evds/netguard';
+import { bumpCacheGeneration, createProducer, createRedis } from '@evds/queue';
+import { createLogger, once, waitForBacking, type Service } from '@evds/runtime';
+import { createSecretBox } from '@evds/secrets';
+import { billingRoutes, createPaymentProcessor, usageRoutes } from '@evds/billing';
+import { eventRoutes } from '@evds/events';
+import { mailboxRoutes } from '@evds/mailbox';
+import { ingestRouteDocs } from '@evds/ingest-core';
+import { endpointRoutes, signingSecretRoutes, targetRoutes } from '@evds/targets';
+import { Router } from 'express';
+import { sql } from 'kysely';
+
+export interface ApiService extends Service {
+  /** The port actually listened on (useful with PORT=0). */
+  port(): number;
+  routes: RouteDef[];
+}
+
+export function createApiService(cfg: ApiConfig): ApiService {
+  // Both refuse a bad configuration here, at start, before any connection is opened.
+  const secrets = createSecretBox(cfg.ENCRYPTION_KEYS);
+  const netPolicy = createNetPolicy({
+    allowCidrs: cfg.NETGUARD_ALLOW_CIDRS,
+    testHosts: cfg.NETGUARD_TEST_HOSTS,
+  });
+  const logger = createLogger({ level: cfg.LOG_LEVEL, name: 'api' });
+  const db = createDb({ url: cfg.DATABASE_URL, poolSize: cfg.DB_POOL_SIZE, applicationName: 'evds-api' });
+  const redis = createRedis(cfg.REDIS_URL, { role: 'client', name: 'evds-api' });
+  const producer = createProducer(redis, cfg.REDIS_PREFIX);
+  const loginLimiter = createRateLimiter(redis, {
+    prefix: `${cfg.REDIS_PREFIX}:rl`,
+    limit: cfg.LOGIN_RATE_LIMIT,
+    windowSeconds: cfg.LOGIN_RATE_WINDOW_SECONDS,
+  });
+  const registry = createRegistry('api');
+  registerPoolGauges(registry, () => poolStats(db));
+  // The mailbox backlog is the api's to report: it serves the mailboxes. Each count stops at 100k.
+  registerMailboxGauges(registry, () => countMailboxBacklog(db, 100_000, 1000));
+
+  const routes: RouteDef[] = [
+    ...authRoutes({
+      db,
+      loginLimiter,
+      sessionTtlSeconds: cfg.SESSION_TTL_SECONDS,
+      sessionsPerUser: cfg.SESSIONS_PER_USER,
+    }),
+    ...orgRoutes({ db }),
+    ...keyRoutes({ db, keysPerOrg: cfg.API_KEYS_PER_ORG }),
+    ...endpointRoutes({ db, secrets, netPolicy }),
+    ...targetRoutes({ db, secrets, netPolicy }),
+    ...signingSecretRoutes({ db, secrets }),
+    ...eventRoutes({ db, producer }),
+    ...usageRoutes({ db }),
+    ...billingRoutes({
+      db,
+      processor: createPaymentProcessor({ enabled: cfg.BILLING_ENABLED }),
+      webhookSecret: cfg.BILLING_WEBHOOK_SECRET,
+      graceSeconds: cfg.BILLING_GRACE_SECONDS,
+    }),
+    ...mailboxRoutes({ db, leaseSeconds: cfg.MAILBOX_LEASE_SECONDS }),
+  ];
+  routes.push(
+    openApiRoute(() =>
+      buildOpenApiDocument([...routes, ...ingestRouteDocs], {
+        title: 'Event delivery service API',
+        version: '1.0.0',
+      }),
+    ),
+  );
+
+  const backing = { postgres: () => sql`select 1`.execute(db), redis: () => redis.ping() };
+  const router = Router();
+  router.get('/health', healthHandler(backing));
+  router.use(
+    mountRoutes(routes, {
+      credentials: dbCredentialStore(db),
+      bodyLimitBytes: cfg.BODY_LIMIT_BYTES,
+      // Ingest caches keys, targets and orgs: any change here must reach it before this answer does.
+      afterChange: () =>
+        bumpCacheGeneration(redis, cfg.REDIS_PREFIX).catch((err: unknown) =>
+          logger.error({ err }, 'could not bump the cache generation; ingest caches may lag up to a minute'),
+        ),
+    }),
+  );
+  const app = createHttpApp({
+    logger,
+    dashboardOrigin: cfg.DASHBOARD_ORIGIN,
+    trustProxy: cfg.TRUST_PROXY,
+    routes: router,
+    metrics: createHttpMetrics(registry),
+  });
+
+  let server: RunningServer | undefined;
+  let metricsServer: MetricsServer | undefined;
+  return {
+    routes,
+    port: () => server?.port ?? 0,
+    async start() {
+      metricsServer = await startServiceMetrics(registry, cfg, backing, logger);
+      await waitForBacking(backing, logger);
+      server = await listen(app, cfg.PORT, cfg.HOST);
+      logger.info({ port: server.port }, 'api listening');
+    },
+    destroy: once(async () => {
+      await server?.close();
+      await producer.close();
+      await db.destroy();
+      redis.disconnect();
+      await metricsServer?.close();
+    }),
+  };
+}

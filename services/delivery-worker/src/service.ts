@@ -1,0 +1,112 @@
+// The webhook delivery worker: consumes the webhook queue and runs the maintenance schedulers.
+import { createPaymentProcessor, runBillingMoves } from '@evds/billing';
+import type { WorkerConfig } from '@evds/config';
+import { createDb, poolStats } from '@evds/db';
+import { createItemConsumer, createMaintenance, createProcessor, webhookSender } from '@evds/delivery';
+import {
+  createDeliveryMetrics,
+  createRegistry,
+  registerPoolGauges,
+  registerQueueGauges,
+  startServiceMetrics,
+  type MetricsServer,
+} from '@evds/metrics';
+import { createGuardedAgent, createNetPolicy } from '@evds/netguard';
+import { bumpCacheGeneration, catalog, createProducer, createRedis, queueCounts } from '@evds/queue';
+import { createLogger, once, waitForBacking, type Service } from '@evds/runtime';
+import { createSecretBox } from '@evds/secrets';
+import { sql } from 'kysely';
+
+export function createDeliveryWorker(cfg: WorkerConfig): Service {
+  const logger = createLogger({ level: cfg.LOG_LEVEL, name: 'delivery-worker' });
+  const db = createDb({
+    url: cfg.DATABASE_URL,
+    poolSize: cfg.DB_POOL_SIZE,
+    applicationName: 'evds-delivery',
+  });
+  const redis = createRedis(cfg.REDIS_URL, { role: 'worker', name: 'evds-delivery' });
+  const producerRedis = createRedis(cfg.REDIS_URL, { role: 'client', name: 'evds-delivery-producer' });
+  const producer = createProducer(producerRedis, cfg.REDIS_PREFIX);
+  const registry = createRegistry('delivery-worker');
+  const metrics = createDeliveryMetrics(registry);
+  registerPoolGauges(registry, () => poolStats(db));
+  registerQueueGauges(registry, async () => {
+    const [webhook, maintenance] = await Promise.all([
+      queueCounts(producer, producerRedis, 'webhook'),
+      queueCounts(producer, producerRedis, 'maintenance'),
+    ]);
+    return { [catalog.webhook.queue]: webhook, [catalog.maintenance.queue]: maintenance };
+  });
+  const agent = createGuardedAgent(
+    createNetPolicy({ allowCidrs: cfg.NETGUARD_ALLOW_CIDRS, testHosts: cfg.NETGUARD_TEST_HOSTS }),
+    {
+      maxSockets: cfg.DELIVERY_CONCURRENCY,
+    },
+  );
+  const processItem = createProcessor({
+    db,
+    producer,
+    secrets: createSecretBox(cfg.ENCRYPTION_KEYS),
+    logger,
+    retryDelaysMs: cfg.RETRY_DELAYS_MS,
+    queue: 'webhook',
+    send: webhookSender({ agent, timeoutMs: cfg.DELIVERY_TIMEOUT_MS }),
+    metrics,
+  });
+  const worker = createItemConsumer('webhook', processItem, {
+    redis,
+    prefix: cfg.REDIS_PREFIX,
+    concurrency: cfg.DELIVERY_CONCURRENCY,
+    lockMs: cfg.WORKER_LOCK_MS,
+    logger,
+  });
+  const maintenance = createMaintenance({
+    db,
+    producer,
+    redis,
+    prefix: cfg.REDIS_PREFIX,
+    logger,
+    sweepIntervalMs: cfg.SWEEP_INTERVAL_MS,
+    sweepGraceMs: cfg.SWEEP_GRACE_MS,
+    maintenanceIntervalMs: cfg.MAINTENANCE_INTERVAL_MS,
+    payloadRetentionSeconds: cfg.PAYLOAD_RETENTION_SECONDS,
+    metrics,
+    billing: cfg.BILLING_ENABLED
+      ? {
+          run: (now) =>
+            runBillingMoves(
+              {
+                db,
+                processor: createPaymentProcessor({ enabled: true }),
+                graceSeconds: cfg.BILLING_GRACE_SECONDS,
+                logger,
+                onMoved: () => bumpCacheGeneration(producerRedis, cfg.REDIS_PREFIX),
+              },
+              now,
+            ),
+        }
+      : undefined,
+  });
+
+  const backing = { postgres: () => sql`select 1`.execute(db), redis: () => producerRedis.ping() };
+  let metricsServer: MetricsServer | undefined;
+  return {
+    async start() {
+      metricsServer = await startServiceMetrics(registry, cfg, backing, logger);
+      await waitForBacking(backing, logger);
+      await maintenance.start();
+      void worker.run();
+      logger.info({ concurrency: cfg.DELIVERY_CONCURRENCY }, 'delivery worker consuming');
+    },
+    destroy: once(async () => {
+      await worker.close();
+      await maintenance.close();
+      await producer.close();
+      agent.destroy();
+      await db.destroy();
+      redis.disconnect();
+      producerRedis.disconnect();
+      await metricsServer?.close();
+    }),
+  };
+}
