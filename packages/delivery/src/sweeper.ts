@@ -1,4 +1,4 @@
-import { listOverdue, type Db } from '@evds/db';
+import { listOverdue, stillDue, type Db, type DueItem } from '@evds/db';
 import { attemptJobId, type Producer } from '@evds/queue';
 
 const BATCH = 500;
@@ -6,10 +6,12 @@ const MAX_PER_SWEEP = 20_000;
 /** Job states that mean "nothing will run this job": it must be added again. */
 const DEAD_STATES = new Set(['failed', 'completed', 'unknown']);
 
+const kindOf = (item: DueItem) => (item.target_kind === 'a2a' ? 'a2a' : 'webhook');
+
 /**
  * Re-enqueues pending items (QUEUED/RETRYING) overdue by more than `graceMs` whose job is missing or
  * dead: after a Redis flush, a crash between commit and enqueue, or a job failed by a crashed worker.
- * A job that is waiting, delayed or active is left alone. Returns how many were re-enqueued.
+ * Returns how many were re-enqueued.
  */
 export async function sweep(db: Db, producer: Producer, graceMs: number): Promise<number> {
   const before = new Date(Date.now() - graceMs);
@@ -20,20 +22,38 @@ export async function sweep(db: Db, producer: Producer, graceMs: number): Promis
     if (due.length === 0) break;
     const last = due[due.length - 1];
     if (last) cursor = { at: last.next_attempt_at, id: last.id };
-    await Promise.all(
-      due.map(async (item) => {
-        const kind = item.target_kind === 'a2a' ? 'a2a' : 'webhook';
-        const jobId = attemptJobId(item.id, item.attempt_count);
-        const queue = producer.queue(kind);
-        const state = await queue.getJobState(jobId);
-        if (!DEAD_STATES.has(state)) return;
-        // 'unknown' may still leave the job's hash behind (a partial flush), which would make the add a no-op.
-        await queue.remove(jobId);
-        await producer.add(kind, jobId, { eventId: item.id });
-        requeued++;
-      }),
-    );
+    requeued += await requeueDead(db, producer, due);
     if (due.length < BATCH) break;
   }
   return requeued;
+}
+
+/**
+ * Re-enqueues those of `due` whose job is dead. A job that is waiting, delayed or active is left
+ * alone, and so is an item that an attempt moved on after `due` was read: Postgres is read again
+ * after the job states, since a job that completed meanwhile has already recorded its attempt.
+ */
+export async function requeueDead(db: Db, producer: Producer, due: DueItem[]): Promise<number> {
+  const dead = (
+    await Promise.all(
+      due.map(async (item) => {
+        const state = await producer
+          .queue(kindOf(item))
+          .getJobState(attemptJobId(item.id, item.attempt_count));
+        return DEAD_STATES.has(state) ? [item] : [];
+      }),
+    )
+  ).flat();
+  const unmoved = await stillDue(db, dead);
+  const requeue = dead.filter((item) => unmoved.has(item.id));
+  await Promise.all(
+    requeue.map(async (item) => {
+      const kind = kindOf(item);
+      const jobId = attemptJobId(item.id, item.attempt_count);
+      // 'unknown' may still leave the job's hash behind (a partial flush), which would make the add a no-op.
+      await producer.queue(kind).remove(jobId);
+      await producer.add(kind, jobId, { eventId: item.id });
+    }),
+  );
+  return requeue.length;
 }

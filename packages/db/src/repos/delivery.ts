@@ -94,6 +94,26 @@ export async function listOverdue(
   return rows as DueItem[];
 }
 
+/**
+ * Of `items`, the ids still pending at the attempt count they were listed with: read after their jobs
+ * were seen dead, so an attempt that completed in between (and moved its item on) is not repeated.
+ */
+export async function stillDue(db: Db, items: Pick<DueItem, 'id' | 'attempt_count'>[]): Promise<Set<string>> {
+  if (items.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('events')
+    .select(['id', 'attempt_count'])
+    .where(
+      'id',
+      'in',
+      items.map((i) => i.id),
+    )
+    .where('status', 'in', ['QUEUED', 'RETRYING'])
+    .execute();
+  const listed = new Map(items.map((i) => [i.id, i.attempt_count]));
+  return new Set(rows.filter((r) => listed.get(r.id) === r.attempt_count).map((r) => r.id));
+}
+
 /** Drops archived payloads older than the retention; returns how many were dropped. */
 export async function dropExpiredPayloads(db: Db, olderThan: Date, batch: number): Promise<number> {
   const r = await db
