@@ -122,6 +122,11 @@ const peakRss = (p: ServiceProcess | undefined) => {
   return m ? Math.round(Number(m[1]) / 1024) : null;
 };
 let workerPeak: number | null;
+/** CPU seconds (user + system) a process has used so far; /proc counts in ticks of 1/100 s. */
+const cpuSeconds = (p: ServiceProcess | undefined) => {
+  const fields = readFileSync(`/proc/${p?.child.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+};
 
 const countStatus = async (status: string) =>
   (await sql<{ n: string }>`select count(*) as n from events where status = ${status}`.execute(db)).rows[0]
@@ -153,8 +158,11 @@ for (let i = 0; i < seeded.length; i += 5000)
 log('draining');
 const drainStart = performance.now();
 worker = await spawnService('delivery-worker', workerEnv);
+const drainCpuStart = cpuSeconds(worker);
 while (Number(await countStatus('DELIVERED')) < DRAIN) await new Promise((r) => setTimeout(r, 100));
 const drainSeconds = (performance.now() - drainStart) / 1000;
+// Worker CPU per delivery: what one core buys, whatever else shares the machine.
+const drainCpuMs = ((cpuSeconds(worker) - drainCpuStart) * 1000) / DRAIN;
 workerPeak = peakRss(worker);
 await worker.kill('SIGTERM');
 
@@ -184,7 +192,9 @@ function load(args: string[]): Record<string, number | null> & { sent?: Record<s
   return JSON.parse(r.stdout) as Record<string, number | null>;
 }
 log('ingest closed loop');
+const closedCpuStart = cpuSeconds(ingest);
 const closed = load(['--mode', 'closed', '--connections', String(CONNECTIONS)]);
+const closedCpuMs = ((cpuSeconds(ingest) - closedCpuStart) * 1000) / ((closed.perSecond ?? 0) * SECONDS);
 log('ingest open loop');
 const open = load(['--mode', 'open', '--rate', '1000', '--connections', String(CONNECTIONS)]);
 
@@ -276,9 +286,9 @@ const result = {
   at: new Date().toISOString(),
   machine: { cpus: (await import('node:os')).cpus().length, node: process.version },
   rateLimit: 'INGEST_RATE_LIMIT raised to 1e9 (a policy, not capacity); load spread over 16 targets',
-  ingestClosed: closed,
+  ingestClosed: { ...closed, cpuMsPerItem: closedCpuMs },
   ingestOpen: { ...open },
-  drain: { events: DRAIN, seconds: drainSeconds, perSecond: DRAIN / drainSeconds },
+  drain: { events: DRAIN, seconds: drainSeconds, perSecond: DRAIN / drainSeconds, cpuMsPerItem: drainCpuMs },
   endToEnd: {
     sent: Object.keys(sent).length,
     arrived: e2eLatencies.length,
@@ -300,14 +310,18 @@ const rows: [string, string, string][] = [
   [
     'ingest closed loop, 64 connections',
     `${r1(closed.perSecond)} accepted/s`,
-    `p50 ${r1(closed.p50)} ms, p99 ${r1(closed.p99)} ms, errors ${closed.errors}`,
+    `p50 ${r1(closed.p50)} ms, p99 ${r1(closed.p99)} ms, errors ${closed.errors}, ingest CPU ${closedCpuMs.toFixed(3)} ms/item`,
   ],
   [
     'ingest open loop, 1,000/s',
     `${r1(open.perSecond)} accepted/s`,
     `p50 ${r1(open.p50)} ms, p99 ${r1(open.p99)} ms, max ${r1(open.max)} ms, errors ${open.errors}`,
   ],
-  [`delivery drain, ${DRAIN} backlog`, `${r1(DRAIN / drainSeconds)} deliveries/s`, `${r1(drainSeconds)} s`],
+  [
+    `delivery drain, ${DRAIN} backlog`,
+    `${r1(DRAIN / drainSeconds)} deliveries/s`,
+    `${r1(drainSeconds)} s, worker CPU ${drainCpuMs.toFixed(3)} ms/delivery`,
+  ],
   [
     'end to end, 500/s',
     `p50 ${r1(pct(e2eLatencies, 50))} ms`,

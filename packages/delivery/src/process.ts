@@ -51,7 +51,7 @@ const isSuccess = (r: SendResult) => r.statusCode !== null && r.statusCode >= 20
  */
 export function createProcessor(deps: ProcessorDeps) {
   // Concurrent jobs share their reads and their attempt writes (one query, one transaction each).
-  const batching = { maxBatch: 100, maxInFlight: 2 };
+  const batching = { maxBatch: 100, maxInFlight: 1 };
   const loads = createBatcher<string, DeliveryWork | undefined>(async (ids) => {
     const rows = new Map((await loadDeliveryWorkMany(deps.db, ids)).map((w) => [w.id, w]));
     return ids.map((id) => rows.get(id));

@@ -50,7 +50,9 @@ export function postJson(
       });
     };
     const stream = got.stream.post(url, {
-      body,
+      // got snapshots the body with structuredClone, which copies a view's whole ArrayBuffer: a payload
+      // read from Postgres is a view into an 8 KiB pool, so it is handed over as an exact-size copy.
+      body: body.byteLength === body.buffer.byteLength ? body : new Uint8Array(body),
       headers,
       agent: { https: opts.agent },
       timeout: { request: opts.timeoutMs },

@@ -161,37 +161,34 @@ export interface AttemptRecord {
 }
 
 /**
- * Logs attempts and moves their items, in one transaction: one multi-row insert of the attempts and
- * one UPDATE ... FROM (VALUES ...) of the items. Each move applies only if its item is still where the
- * attempt found it (same attempt count, still pending), so a duplicate job running the same attempt
- * concurrently cannot move it twice. Returns, per record, whether it moved its item.
+ * Logs attempts and moves their items, in one statement (so one round trip, committed whole): a
+ * multi-row insert of the attempts in a CTE and one UPDATE ... FROM (VALUES ...) of the items. Each
+ * move applies only if its item is still where the attempt found it (same attempt count, still
+ * pending), so a duplicate job running the same attempt concurrently cannot move it twice. Returns, per
+ * record, whether it moved its item.
  */
 export async function recordAttempts(db: Db, records: AttemptRecord[]): Promise<boolean[]> {
   if (records.length === 0) return [];
-  return db.transaction().execute(async (tx) => {
-    await tx
-      .insertInto('delivery_attempts')
-      .values(records.map((r) => r.attempt))
-      .execute();
-    const rows = records.map((r) => {
-      const o = r.outcome;
-      return sql`(${r.attempt.event_id}::text, ${r.expectedAttemptCount}::int, ${o.status}::text, ${r.attempt.attempted_at}::timestamptz,
-        ${o.status === 'RETRYING' ? o.nextAttemptAt : null}::timestamptz,
-        ${o.status === 'EXPIRED' || o.status === 'FAILED' ? o.reason : null}::text)`;
-    });
-    const moved = await sql<{ id: string }>`
-      update events e set
-        status = v.status,
-        attempt_count = v.expected + 1,
-        last_attempt_at = v.attempted_at,
-        next_attempt_at = v.next_attempt_at,
-        delivered_at = case when v.status = 'DELIVERED' then now() else null end,
-        final_reason = v.final_reason,
-        updated_at = now()
-      from (values ${sql.join(rows)}) as v(id, expected, status, attempted_at, next_attempt_at, final_reason)
-      where e.id = v.id and e.attempt_count = v.expected and e.status in ('QUEUED', 'RETRYING')
-      returning e.id`.execute(tx);
-    const ids = new Set(moved.rows.map((r) => r.id));
-    return records.map((r) => ids.has(r.attempt.event_id));
+  const logged = db.insertInto('delivery_attempts').values(records.map((r) => r.attempt));
+  const rows = records.map((r) => {
+    const o = r.outcome;
+    return sql`(${r.attempt.event_id}::text, ${r.expectedAttemptCount}::int, ${o.status}::text, ${r.attempt.attempted_at}::timestamptz,
+      ${o.status === 'RETRYING' ? o.nextAttemptAt : null}::timestamptz,
+      ${o.status === 'EXPIRED' || o.status === 'FAILED' ? o.reason : null}::text)`;
   });
+  const moved = await sql<{ id: string }>`
+    with logged as (${logged})
+    update events e set
+      status = v.status,
+      attempt_count = v.expected + 1,
+      last_attempt_at = v.attempted_at,
+      next_attempt_at = v.next_attempt_at,
+      delivered_at = case when v.status = 'DELIVERED' then now() else null end,
+      final_reason = v.final_reason,
+      updated_at = now()
+    from (values ${sql.join(rows)}) as v(id, expected, status, attempted_at, next_attempt_at, final_reason)
+    where e.id = v.id and e.attempt_count = v.expected and e.status in ('QUEUED', 'RETRYING')
+    returning e.id`.execute(db);
+  const ids = new Set(moved.rows.map((r) => r.id));
+  return records.map((r) => ids.has(r.attempt.event_id));
 }

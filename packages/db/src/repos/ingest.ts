@@ -1,6 +1,7 @@
-import { sql } from 'kysely';
+import { sql, type QueryCreator } from 'kysely';
 import type { BillingStatus, EventStatus, MailboxState, TargetKind } from '@evds/domain';
 import type { Db } from '../database.ts';
+import type { Database } from '../tables/index.ts';
 import { shownState } from './mailbox.ts';
 
 /** What ingestion needs to know about a target and its organization, in one read. */
@@ -161,58 +162,56 @@ export async function insertItem(db: Db, item: NewItem, idem?: Idempotency): Pro
 }
 
 /**
- * Group commit: many accepted items (no idempotency key) in one transaction of multi-row inserts,
- * events and mailbox messages with their usage records. All commit together or none does.
+ * Group commit: many accepted items (no idempotency key) in one statement of multi-row inserts,
+ * events and mailbox messages (in CTEs) with their usage records. All commit together or none does,
+ * and Postgres is asked once, not four times (begin, two inserts, commit).
  */
 export async function insertItems(db: Db, items: NewItem[]): Promise<void> {
   const events = items.filter((i) => i.kind !== 'mailbox');
   const messages = items.filter((i) => i.kind === 'mailbox');
-  await db.transaction().execute(async (tx) => {
-    if (events.length > 0)
-      await tx
-        .insertInto('events')
-        .values(
-          events.map((i) => ({
-            id: i.id,
-            org_id: i.orgId,
-            target_id: i.targetId,
-            target_kind: i.kind,
-            event_type: i.eventType,
-            correlation_id: i.correlationId,
-            status: 'QUEUED' as const,
-            source_event_id: null,
-            payload: i.payload,
-            payload_size: i.payload.length,
-            next_attempt_at: sql<Date>`now()`,
-            last_attempt_at: null,
-            delivered_at: null,
-            final_reason: null,
-            request_id: i.requestId,
-          })),
-        )
-        .execute();
-    if (messages.length > 0)
-      await tx
-        .insertInto('mailbox_messages')
-        .values(
-          messages.map((i) => ({
-            id: i.id,
-            org_id: i.orgId,
-            mailbox_id: i.targetId,
-            state: 'UNREAD' as const,
-            event_type: i.eventType,
-            correlation_id: i.correlationId,
-            payload: i.payload,
-            payload_size: i.payload.length,
-            expires_at: i.expiresAt ?? new Date(Date.now() + 7 * 24 * 3600 * 1000),
-          })),
-        )
-        .execute();
-    await tx
-      .insertInto('usage_records')
-      .values(items.map((i) => ({ org_id: i.orgId, item_id: i.id, item_kind: i.kind, reported_at: null })))
-      .execute();
-  });
+  let q: QueryCreator<Database> = db;
+  if (events.length > 0)
+    q = q.with('e', (c) =>
+      c.insertInto('events').values(
+        events.map((i) => ({
+          id: i.id,
+          org_id: i.orgId,
+          target_id: i.targetId,
+          target_kind: i.kind,
+          event_type: i.eventType,
+          correlation_id: i.correlationId,
+          status: 'QUEUED' as const,
+          source_event_id: null,
+          payload: i.payload,
+          payload_size: i.payload.length,
+          next_attempt_at: sql<Date>`now()`,
+          last_attempt_at: null,
+          delivered_at: null,
+          final_reason: null,
+          request_id: i.requestId,
+        })),
+      ),
+    );
+  if (messages.length > 0)
+    q = q.with('m', (c) =>
+      c.insertInto('mailbox_messages').values(
+        messages.map((i) => ({
+          id: i.id,
+          org_id: i.orgId,
+          mailbox_id: i.targetId,
+          state: 'UNREAD' as const,
+          event_type: i.eventType,
+          correlation_id: i.correlationId,
+          payload: i.payload,
+          payload_size: i.payload.length,
+          expires_at: i.expiresAt ?? new Date(Date.now() + 7 * 24 * 3600 * 1000),
+        })),
+      ),
+    );
+  await q
+    .insertInto('usage_records')
+    .values(items.map((i) => ({ org_id: i.orgId, item_id: i.id, item_kind: i.kind, reported_at: null })))
+    .execute();
 }
 
 async function itemStatus(tx: Db, kind: TargetKind, id: string): Promise<EventStatus | MailboxState> {
