@@ -50,7 +50,8 @@ const isSuccess = (r: SendResult) => r.statusCode !== null && r.statusCode >= 20
  * job), one whose target is gone ends FAILED, otherwise the attempt is made, logged and the item moved.
  */
 export function createProcessor(deps: ProcessorDeps) {
-  // Concurrent jobs share their reads and their attempt writes (one query, one transaction each).
+  // Concurrent jobs share their reads and their attempt writes (one statement each). One run at a time:
+  // the jobs that finish while it is under way go together in the next, so runs grow with load.
   const batching = { maxBatch: 100, maxInFlight: 1 };
   const loads = createBatcher<string, DeliveryWork | undefined>(async (ids) => {
     const rows = new Map((await loadDeliveryWorkMany(deps.db, ids)).map((w) => [w.id, w]));
