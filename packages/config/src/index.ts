@@ -162,3 +162,4 @@ export const loadWorkerConfig = (
 ): WorkerConfig => refuseUnsafeProduction(parseEnv(workerSchemas[worker], env));
 export const loadA2aWorkerConfig = (env: Env = process.env): WorkerConfig =>
   loadWorkerConfig(env, 'a2a-worker');
+export * from './node-options.ts';
