@@ -127,7 +127,9 @@ const peakRss = (p: ServiceProcess | undefined) => {
 let workerPeak: number | null;
 /** CPU seconds (user + system) a process has used so far; /proc counts in ticks of 1/100 s. */
 const cpuSeconds = (p: ServiceProcess | undefined) => {
-  const fields = readFileSync(`/proc/${p?.child.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  // Fields after the command name (which may hold spaces and parentheses): state is 3rd, utime 14th.
+  const stat = readFileSync(`/proc/${p?.child.pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
 };
 

@@ -82,7 +82,10 @@ const imageEnv = Object.fromEntries(
   finalStage.instructions
     .filter((i) => i.keyword === 'ENV')
     .flatMap((i) => i.args.split(' '))
-    .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+    .map((kv): [string, string] => {
+      const at = kv.indexOf('=');
+      return [kv.slice(0, at), kv.slice(at + 1)];
+    }),
 );
 
 /** The configuration each evds service loads, chosen by the bin it runs. */
