@@ -101,6 +101,34 @@ const delivery = z.object({
   MAINTENANCE_INTERVAL_MS: int.default(60_000),
   /** How long a worker holds a job before another may take it over (a crashed worker's jobs come back after this). */
   WORKER_LOCK_MS: int.default(30_000),
+  /** Connecting (TCP and TLS) must finish within this; the whole attempt within DELIVERY_TIMEOUT_MS. */
+  DELIVERY_CONNECT_TIMEOUT_MS: int.default(3_000),
+  /** Attempts in flight at once for one target, across every worker process (held in Redis). */
+  TARGET_MAX_IN_FLIGHT: z.coerce.number().int().positive().default(10),
+  /** Attempts in flight at once for one organization's targets together, across every worker process. */
+  ORG_MAX_IN_FLIGHT: z.coerce.number().int().positive().default(25),
+  /** Consecutive failed attempts that open a target's circuit (its due deliveries then wait for a probe). */
+  CIRCUIT_FAILURE_THRESHOLD: z.coerce.number().int().positive().default(5),
+  /** Wait before the first probe of an open circuit; doubles after each failed probe up to the maximum. */
+  CIRCUIT_COOLDOWN_MS: int.default(10_000),
+  CIRCUIT_COOLDOWN_MAX_MS: int.default(300_000),
+  /** A target that failed every attempt for this long is disabled (0: never). */
+  AUTO_DISABLE_AFTER_SECONDS: int.default(5 * 24 * 3600),
+  /** Events a bulk recovery replays per second (it paces itself in batches). */
+  RECOVERY_RATE_PER_SECOND: z.coerce.number().int().positive().default(200),
+});
+
+/**
+ * Outbound name resolution (targets' URLs): asked of DNS servers directly, off libuv's thread pool,
+ * with a time-out, a retry count and a cap on lookups in flight, so a name server that never answers
+ * costs one tenant its own lookups and nothing else.
+ */
+const dns = z.object({
+  /** DNS servers to ask ("ip" or "ip:port", comma-separated); empty: the system's (/etc/resolv.conf). */
+  DNS_SERVERS: csv.default([]),
+  DNS_TIMEOUT_MS: z.coerce.number().int().positive().default(2_000),
+  DNS_TRIES: z.coerce.number().int().positive().default(2),
+  DNS_MAX_CONCURRENT: z.coerce.number().int().positive().default(32),
 });
 
 /** Live billing (decisions §7): off during the beta; nothing is charged and usage stays local. */
@@ -116,6 +144,7 @@ const apiSchema = base
   .extend(httpServer.shape)
   .extend(limits.shape)
   .extend(billing.shape)
+  .extend(dns.shape)
   .extend(metrics(metricsPortDefaults.api).shape)
   .extend({
     PORT: int.default(3000),
@@ -130,7 +159,7 @@ const ingestSchema = base
     /** Hard cap on any ingest body, above every target's own max_payload_bytes. */
     BODY_LIMIT_BYTES: int.default(1024 * 1024),
   });
-const workerSchema = base.extend(limits.shape).extend(delivery.shape).extend(billing.shape);
+const workerSchema = base.extend(limits.shape).extend(delivery.shape).extend(billing.shape).extend(dns.shape);
 const workerSchemas = {
   'delivery-worker': workerSchema.extend(metrics(metricsPortDefaults['delivery-worker']).shape),
   'a2a-worker': workerSchema.extend(metrics(metricsPortDefaults['a2a-worker']).shape),
