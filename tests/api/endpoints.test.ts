@@ -23,6 +23,16 @@ beforeAll(async () => {
 afterAll(() => api.stop());
 
 const PUBLIC_URL = 'https://93.184.215.14/hook';
+/** An endpoint nothing was attempted on: its health as every new endpoint shows it. */
+const FRESH_HEALTH = {
+  status: 'unknown',
+  failing_since: null,
+  last_success_at: null,
+  last_failure_at: null,
+  consecutive_failures: 0,
+  circuit: 'closed',
+  next_probe_at: null,
+};
 
 interface Endpoint {
   id: string;
@@ -119,6 +129,8 @@ describe('create and read', () => {
       verify_inbound_signatures: false,
       created_at: expect.any(Number),
       updated_at: expect.any(Number),
+      disabled_reason: null,
+      health: FRESH_HEALTH,
     });
     expect(Math.abs(one.body.endpoint.created_at - Date.now() / 1000)).toBeLessThan(600);
     expect(one.text).not.toContain(r.body.secret);

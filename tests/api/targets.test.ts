@@ -26,6 +26,16 @@ beforeAll(async () => {
 afterAll(() => api.stop());
 
 const PUBLIC_URL = 'https://93.184.215.14/hook';
+/** A target nothing was attempted on: its health as every new target shows it. */
+const FRESH_HEALTH = {
+  status: 'unknown',
+  failing_since: null,
+  last_success_at: null,
+  last_failure_at: null,
+  consecutive_failures: 0,
+  circuit: 'closed',
+  next_probe_at: null,
+};
 
 interface Target {
   id: string;
@@ -39,6 +49,8 @@ interface Target {
   signing_scheme?: string;
   has_previous_signing_secret?: boolean;
   secret?: string;
+  disabled_reason?: string | null;
+  health?: Record<string, unknown>;
 }
 type TargetBody = { target: Target; error?: string; code?: string };
 type Rotated = { secret: string; has_previous_signing_secret: boolean; code?: string; error?: string };
@@ -115,6 +127,8 @@ describe('create', () => {
         enabled: true,
         created_at: expect.any(Number),
         updated_at: expect.any(Number),
+        disabled_reason: null,
+        health: FRESH_HEALTH,
         url: PUBLIC_URL,
         signing_scheme: 'standard-webhooks-v1',
         has_previous_signing_secret: false,
@@ -154,6 +168,8 @@ describe('create', () => {
         enabled: true,
         created_at: expect.any(Number),
         updated_at: expect.any(Number),
+        disabled_reason: null,
+        health: FRESH_HEALTH,
       },
     });
     const stored = await secretColumns(r.body.target.id);
@@ -330,6 +346,8 @@ describe('endpoints and targets are the same rows', () => {
       enabled: true,
       created_at: asEndpoint.body.endpoint.created_at,
       updated_at: asEndpoint.body.endpoint.updated_at,
+      disabled_reason: null,
+      health: FRESH_HEALTH,
       url: PUBLIC_URL,
       signing_scheme: 'standard-webhooks-v1',
       has_previous_signing_secret: false,

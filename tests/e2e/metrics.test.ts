@@ -2,9 +2,10 @@
 // serves Prometheus metrics on a port of its own, and the counters there move exactly with the traffic
 // this file sends (items accepted and refused by reason, HTTP requests by route template, deliveries
 // by outcome with their latency, retries, expiry, failures, the sweeper's re-enqueues), while the
-// gauges read at scrape time (queue depth and age, mailbox backlog, Postgres pool) show the state of
-// the moment. It also proves the log trail: the request id given to ingest is on the delivery
-// worker's attempt line, every line is JSON at the configured level, and no secret is ever written.
+// gauges read at scrape time (queue depth and age, mailbox backlog, auto-disabled targets, Postgres
+// pool) show the state of the moment. It also proves the log trail: the request id given to ingest is
+// on the delivery worker's attempt line, every line is JSON at the configured level, and no secret is
+// ever written.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { insertItems } from '@evds/db';
@@ -315,6 +316,28 @@ describe('scrape-time gauges', () => {
         status: '201',
       }),
     ).toBe(1);
+  });
+});
+
+describe('the auto-disabled targets gauge', () => {
+  it('counts, on the api, live targets the service disabled itself', async () => {
+    expect(value(await scrape('api'), 'evds_targets_auto_disabled')).toBe(0);
+    const target = await createWebhookTarget(stack, ws, `${receiver.url}/ok`);
+    // What auto-disable leaves (its run and the task are proven in tests/api/target-auto-disable.test.ts).
+    await stack.db
+      .updateTable('targets')
+      .set({
+        enabled: false,
+        disabled_reason: 'auto-disabled: every attempt failed since 2026-11-19T10:00:00.000Z',
+      })
+      .where('id', '=', target.id)
+      .execute();
+    // The count is reused for up to 10 s between scrapes.
+    await pollUntil(
+      '1 auto-disabled target',
+      async () => (value(await scrape('api'), 'evds_targets_auto_disabled') === 1 ? true : undefined),
+      20_000,
+    );
   });
 });
 

@@ -15,6 +15,8 @@ export interface OrgFixtures {
   targets: { webhook: string; endpoint: string; mailbox: string; a2a: string };
   events: { webhook: string; endpoint: string; a2a: string };
   message: string;
+  /** A recovery of the webhook target (running: the security suites start no delivery worker). */
+  recovery: string;
 }
 
 const PUBLIC_URL = 'https://93.184.215.14/hook';
@@ -25,7 +27,10 @@ async function ok<T>(what: string, res: Promise<{ status: number; body: T; text:
   return r.body;
 }
 
-/** A workspace holding a webhook target, a legacy endpoint, a mailbox, an a2a target, events and a message. */
+/**
+ * A workspace holding a webhook target, a legacy endpoint, a mailbox, an a2a target, events, a message
+ * and a recovery.
+ */
 export async function createOrgFixtures(db: Db, api: Client, ingest: Client): Promise<OrgFixtures> {
   const ws = await seedWorkspace(db);
   const key = ws.apiKey;
@@ -84,6 +89,12 @@ export async function createOrgFixtures(db: Db, api: Client, ingest: Client): Pr
       a2a: await accept('t', a2a),
     },
     message: await accept('t', mailbox),
+    recovery: (
+      await ok(
+        'recovery',
+        api<{ id: string }>(`/api/v1/targets/${webhook}/recover`, { key, body: { since: 0 } }),
+      )
+    ).id,
   };
 }
 
@@ -117,6 +128,7 @@ const ORG_TABLES = [
   ['usage_records', 'org_id'],
   ['usage_monthly', 'org_id'],
   ['idempotency_keys', 'org_id'],
+  ['recoveries', 'org_id'],
 ] as const;
 
 /**

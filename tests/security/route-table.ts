@@ -136,6 +136,8 @@ const BUILDERS: Record<string, Build> = {
   'GET /api/v1/events': one(),
   'GET /api/v1/events/{id}': each('id', allEvents),
   'POST /api/v1/events/{id}/replay': each('id', allEvents),
+  'POST /api/v1/targets/{id}/recover': each('id', allTargets, { since: 0 }),
+  'GET /api/v1/recoveries/{id}': each('id', (o) => ({ recovery: o.recovery })),
   'GET /api/v1/stats': one(),
   'GET /api/v1/usage': one(),
   'GET /api/v1/billing': one(),

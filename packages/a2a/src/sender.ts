@@ -14,6 +14,7 @@ const READ_BYTES = 1024 * 1024;
 export interface A2aSenderOptions {
   agent: Agent;
   timeoutMs: number;
+  connectTimeoutMs?: number;
   /**
    * Called once when the interface answers 404 (the agent may have moved): refreshes the target's
    * card so the next attempt uses the new interface, and says what happened for the attempt's log.
@@ -53,6 +54,7 @@ export function a2aSender(opts: A2aSenderOptions): Sender {
       {
         agent: opts.agent,
         timeoutMs: opts.timeoutMs,
+        connectTimeoutMs: opts.connectTimeoutMs,
         keepBytes: READ_BYTES,
       },
     );

@@ -1,8 +1,15 @@
-import { deleteExpiredKeysAndSessions, dropExpiredPayloads, expireMailboxMessages, type Db } from '@evds/db';
+import {
+  autoDisableFailingTargets,
+  deleteExpiredKeysAndSessions,
+  dropExpiredPayloads,
+  expireMailboxMessages,
+  type Db,
+} from '@evds/db';
 import type { DeliveryMetrics } from '@evds/metrics';
 import { createWorker, type Producer, type Redis } from '@evds/queue';
 import type { Logger } from '@evds/runtime';
 import type { Worker } from 'bullmq';
+import { resumeRecoveries } from './recovery.ts';
 import { sweep } from './sweeper.ts';
 
 export interface MaintenanceOptions {
@@ -20,6 +27,13 @@ export interface MaintenanceOptions {
    * enabled (decisions §7); without it the task is not scheduled and its scheduler is removed.
    */
   billing?: { run(now: Date): Promise<unknown> };
+  /**
+   * Targets that failed every attempt for this long are disabled (AUTO_DISABLE_AFTER_SECONDS); 0 or
+   * absent: never. Runs with the 'retention' task (the catalog has no task of its own for it).
+   */
+  autoDisableAfterSeconds?: number;
+  /** Called after auto-disable disabled anything: ingest must refuse those targets at once. */
+  onTargetsDisabled?: () => Promise<void>;
   /** Counts the sweeper's re-enqueues (optional). */
   metrics?: Pick<DeliveryMetrics, 'sweeperRequeued'>;
 }
@@ -34,6 +48,23 @@ export interface Maintenance {
  * schedulers live in Redis, which may be flushed: they are upserted again on every interval.
  */
 export function createMaintenance(o: MaintenanceOptions): Maintenance {
+  const autoDisable = async () => {
+    const after = o.autoDisableAfterSeconds ?? 0;
+    if (after <= 0) return;
+    const disabled = await autoDisableFailingTargets(o.db, new Date(), after);
+    if (disabled.length === 0) return;
+    o.logger.warn(
+      { targets: disabled, afterSeconds: after },
+      'auto-disabled targets that failed every attempt',
+    );
+    // The targets are disabled whether or not this works; a failed bump leaves ingest's caches to
+    // expire on their own (up to a minute), and a retry of the task would find nothing to disable.
+    await o
+      .onTargetsDisabled?.()
+      .catch((err: unknown) =>
+        o.logger.error({ err }, 'could not bump the cache generation; ingest caches may lag up to a minute'),
+      );
+  };
   const worker: Worker = createWorker(
     'maintenance',
     o.redis,
@@ -44,6 +75,8 @@ export function createMaintenance(o: MaintenanceOptions): Maintenance {
           const n = await sweep(o.db, o.producer, o.sweepGraceMs);
           o.metrics?.sweeperRequeued(n);
           if (n > 0) o.logger.warn({ requeued: n }, 'sweeper re-enqueued items without a live job');
+          const resumed = await resumeRecoveries(o.db, o.producer, o.sweepGraceMs);
+          if (resumed > 0) o.logger.warn({ resumed }, 'sweeper re-added recovery jobs that were lost');
           return;
         }
         case 'retention': {
@@ -54,6 +87,7 @@ export function createMaintenance(o: MaintenanceOptions): Maintenance {
           );
           await deleteExpiredKeysAndSessions(o.db);
           if (dropped > 0) o.logger.info({ dropped }, 'dropped payloads past retention');
+          await autoDisable();
           return;
         }
         case 'mailbox-retention': {

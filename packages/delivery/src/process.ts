@@ -1,6 +1,7 @@
 import {
   failWithoutAttempt,
   loadDeliveryWorkMany,
+  noteAttemptOutcomes,
   recordAttempts,
   type AttemptOutcome,
   type AttemptRecord,
@@ -9,9 +10,11 @@ import {
 } from '@evds/db';
 import { newAttemptId } from '@evds/domain';
 import type { DeliveryMetrics } from '@evds/metrics';
-import { attemptJobId, type JobKind, type Producer } from '@evds/queue';
+import { attemptJobId, type Job, type JobKind, type Producer } from '@evds/queue';
 import { createBatcher, type Logger } from '@evds/runtime';
 import type { SecretBox } from '@evds/secrets';
+import type { Admission } from './admission.ts';
+import { retryAfterMs, retryDelay } from './retry-after.ts';
 import { RESPONSE_BODY_KEEP, type SendResult } from './send.ts';
 
 /**
@@ -41,6 +44,8 @@ export interface ProcessorDeps {
   send: Sender;
   /** Attempts by outcome, latency, retries (optional: unit tests need not pass it). */
   metrics?: DeliveryMetrics;
+  /** Per-target and per-organization caps and circuits (optional: unit tests need not pass it). */
+  admission?: Admission;
 }
 
 const isSuccess = (r: SendResult) => r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300;
@@ -57,9 +62,22 @@ export function createProcessor(deps: ProcessorDeps) {
     const rows = new Map((await loadDeliveryWorkMany(deps.db, ids)).map((w) => [w.id, w]));
     return ids.map((id) => rows.get(id));
   }, batching);
-  const records = createBatcher<AttemptRecord, boolean>((rs) => recordAttempts(deps.db, rs), batching);
+  // The targets' health follows each batch of attempts (one statement, writing only rows that change);
+  // a failure there is logged, never a reason to make the attempts again.
+  const records = createBatcher<AttemptRecord, boolean>(async (rs) => {
+    const moved = await recordAttempts(deps.db, rs);
+    await noteAttemptOutcomes(
+      deps.db,
+      rs.map((r) => ({
+        targetId: r.attempt.target_id,
+        at: r.attempt.attempted_at,
+        ok: r.outcome.status === 'DELIVERED',
+      })),
+    ).catch((err: unknown) => deps.logger.warn({ err }, 'could not note target health'));
+    return moved;
+  }, batching);
 
-  return async function processItem(eventId: string): Promise<void> {
+  return async function processItem(eventId: string, job?: Job, token?: string): Promise<void> {
     const work = await loads.submit(eventId);
     if (!work || (work.status !== 'QUEUED' && work.status !== 'RETRYING')) return;
     const unfixable = work.deleted_at
@@ -77,10 +95,27 @@ export function createProcessor(deps: ProcessorDeps) {
       return;
     }
 
-    const attemptedAt = new Date();
-    const result = await deps.send({ ...work, payload: work.payload, url: work.url }, deps.secrets);
+    await deps.admission?.enter(work, job, token);
+    let circuitOutcome: 'ok' | 'fail' | 'none' = 'none';
+    try {
+      const attemptedAt = new Date();
+      const result = await deps.send({ ...work, payload: work.payload, url: work.url }, deps.secrets);
+      const outcome = decide(result, work.attempt_count + 1, work.max_retries, deps.retryDelaysMs);
+      circuitOutcome = outcome.status === 'DELIVERED' ? 'ok' : 'fail';
+      await record(work, attemptedAt, result, outcome);
+    } finally {
+      await deps.admission?.leave(work, job, circuitOutcome);
+    }
+  };
+
+  async function record(
+    work: DeliveryWork,
+    attemptedAt: Date,
+    result: SenderResult,
+    outcome: AttemptOutcome,
+  ) {
+    const eventId = work.id;
     const attemptNumber = work.attempt_count + 1;
-    const outcome = decide(result, attemptNumber, work.max_retries, deps.retryDelaysMs);
     const moved = await records.submit({
       attempt: {
         id: newAttemptId(),
@@ -95,6 +130,8 @@ export function createProcessor(deps: ProcessorDeps) {
         error: result.error,
         a2a_task_id: result.a2aTaskId ?? null,
         a2a_task_state: result.a2aTaskState ?? null,
+        retry_after: result.retryAfter ?? null,
+        next_attempt_at: outcome.status === 'RETRYING' ? outcome.nextAttemptAt : null,
       },
       expectedAttemptCount: work.attempt_count,
       outcome,
@@ -125,7 +162,7 @@ export function createProcessor(deps: ProcessorDeps) {
           deps.logger.warn({ err, eventId }, 'could not schedule retry; the sweeper will'),
         );
     }
-  };
+  }
 }
 
 export function decide(
@@ -138,6 +175,8 @@ export function decide(
   if (result.refused)
     return { status: 'FAILED', reason: result.error ?? 'address refused by the network policy' };
   if (attemptNumber > maxRetries) return { status: 'EXPIRED', reason: `${attemptNumber} attempts failed` };
-  const delay = delays[Math.min(attemptNumber, delays.length) - 1] ?? 60_000;
-  return { status: 'RETRYING', nextAttemptAt: new Date(Date.now() + delay) };
+  const now = Date.now();
+  const scheduled = delays[Math.min(attemptNumber, delays.length) - 1] ?? 60_000;
+  const delay = retryDelay(scheduled, retryAfterMs(result.retryAfter, now), Math.max(scheduled, ...delays));
+  return { status: 'RETRYING', nextAttemptAt: new Date(now + delay) };
 }

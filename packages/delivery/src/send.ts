@@ -14,11 +14,16 @@ export interface SendResult {
   error: string | null;
   /** The network policy refused the address: retrying cannot help. */
   refused: boolean;
+  /** The `Retry-After` header of a 429 or 503 answer, as sent (cut to 64 characters), else null. */
+  retryAfter?: string | null;
 }
 
 export interface SendOptions {
   agent: Agent;
+  /** The whole attempt: connect, send, answer. */
   timeoutMs: number;
+  /** TCP and TLS connection set-up, much shorter: a host that never accepts fails fast. */
+  connectTimeoutMs?: number;
   /** How much of the answer to keep in `responseBody` (default RESPONSE_BODY_KEEP); a2a reads the whole answer. */
   keepBytes?: number;
 }
@@ -34,6 +39,7 @@ export function postJson(
   const keep = Math.min(opts.keepBytes ?? RESPONSE_BODY_KEEP, RESPONSE_BODY_MAX);
   return new Promise((resolve) => {
     let statusCode: number | null = null;
+    let retryAfter: string | null = null;
     const kept: Buffer[] = [];
     let size = 0;
     let done = false;
@@ -47,6 +53,7 @@ export function postJson(
         responseBody: statusCode === null ? null : text,
         error: error === undefined ? null : describe(error),
         refused: error !== undefined && isNetguardRefusal(error),
+        retryAfter,
       });
     };
     const stream = got.stream.post(url, {
@@ -55,15 +62,26 @@ export function postJson(
       body: body.byteLength === body.buffer.byteLength ? body : new Uint8Array(body),
       headers,
       agent: { https: opts.agent },
-      timeout: { request: opts.timeoutMs },
+      timeout: {
+        request: opts.timeoutMs,
+        ...(opts.connectTimeoutMs
+          ? { connect: opts.connectTimeoutMs, secureConnect: opts.connectTimeoutMs }
+          : {}),
+      },
       followRedirect: false,
       retry: { limit: 0 },
       throwHttpErrors: false,
       decompress: true,
     });
-    stream.on('response', (res: { statusCode: number }) => {
-      statusCode = res.statusCode;
-    });
+    stream.on(
+      'response',
+      (res: { statusCode: number; headers: Record<string, string | string[] | undefined> }) => {
+        statusCode = res.statusCode;
+        const header = res.headers['retry-after'];
+        if ((statusCode === 429 || statusCode === 503) && typeof header === 'string')
+          retryAfter = header.slice(0, 64);
+      },
+    );
     stream.on('data', (chunk: Buffer) => {
       if (size < keep) kept.push(chunk);
       size += chunk.length;

@@ -7,7 +7,7 @@ import { signatureHeader } from './sign.ts';
 const USER_AGENT = 'evds-webhooks/1.0 (+standard-webhooks)';
 
 /** Webhook delivery: the archived bytes, signed with the current (and, while rotating, previous) secret. */
-export function webhookSender(opts: { agent: Agent; timeoutMs: number }): Sender {
+export function webhookSender(opts: { agent: Agent; timeoutMs: number; connectTimeoutMs?: number }): Sender {
   return async (work, secrets: SecretBox) => {
     const signing = [work.signing_secret, work.previous_signing_secret]
       .filter((s): s is string => s !== null)

@@ -1,2 +1,3 @@
 export * from './routes.ts';
+export * from './recover-routes.ts';
 export * from './views.ts';

@@ -23,6 +23,13 @@ export const attemptSchema = z.object({
   error: z.string().nullable().describe('why no answer came: DNS, refused connection, TLS, time-out, policy'),
   a2a_task_id: z.string().nullable(),
   a2a_task_state: z.string().nullable(),
+  retry_after: z.string().nullable().describe("the 429 or 503 answer's Retry-After header, as sent"),
+  next_attempt_at: z
+    .string()
+    .nullable()
+    .describe(
+      'when the next attempt was scheduled (ISO 8601 UTC), for an attempt that left the event RETRYING',
+    ),
 });
 
 export const eventDetailSchema = eventSummarySchema.extend({
@@ -60,6 +67,8 @@ const attemptView = (a: DeliveryAttempt): z.infer<typeof attemptSchema> => ({
   error: a.error,
   a2a_task_id: a.a2a_task_id,
   a2a_task_state: a.a2a_task_state,
+  retry_after: a.retry_after,
+  next_attempt_at: a.next_attempt_at ? iso(a.next_attempt_at) : null,
 });
 
 /** The event as JSON text with the archived payload spliced in as stored (never re-serialised). */

@@ -15,7 +15,14 @@ export interface DeliveryMetrics {
   failedWithoutAttempt(kind: string): void;
   retryScheduled(kind: string): void;
   sweeperRequeued(count: number): void;
+  /** A delivery held without an attempt (target or organization at its cap, circuit open). */
+  held(kind: string, reason: HoldReasonLabel): void;
+  /** A target's circuit opened (deliveries held) or closed again. */
+  circuit(kind: string, move: 'opened' | 'closed'): void;
 }
+
+export const holdReasons = ['target_cap', 'org_cap', 'circuit_open'] as const;
+export type HoldReasonLabel = (typeof holdReasons)[number];
 
 interface KindLabels {
   attempt: Record<AttemptOutcomeLabel, { kind: string; outcome: string }>;
@@ -55,6 +62,19 @@ export function createDeliveryMetrics(registry: Registry): DeliveryMetrics {
     registers: [registry],
   });
 
+  const held = new Counter({
+    name: 'evds_deliveries_held_total',
+    help: 'Deliveries held without an attempt (no worker slot taken), by queue kind and reason',
+    labelNames: ['kind', 'reason'],
+    registers: [registry],
+  });
+  const circuits = new Counter({
+    name: 'evds_circuit_transitions_total',
+    help: "Targets' circuits opened (deliveries held for probes) or closed again, by queue kind",
+    labelNames: ['kind', 'move'],
+    registers: [registry],
+  });
+
   // Labels per kind are built once (and their series started at 0); kinds come from the queue catalog.
   const byKind = new Map<string, KindLabels>();
   const labelsOf = (kind: string): KindLabels => {
@@ -73,6 +93,9 @@ export function createDeliveryMetrics(registry: Registry): DeliveryMetrics {
       retries.inc(labels.kind, 0);
       undelivered.inc(labels.ended.EXPIRED, 0);
       undelivered.inc(labels.ended.FAILED, 0);
+      for (const reason of holdReasons) held.inc({ kind, reason }, 0);
+      circuits.inc({ kind, move: 'opened' }, 0);
+      circuits.inc({ kind, move: 'closed' }, 0);
     }
     return labels;
   };
@@ -89,5 +112,7 @@ export function createDeliveryMetrics(registry: Registry): DeliveryMetrics {
     failedWithoutAttempt: (kind) => undelivered.inc(labelsOf(kind).ended.FAILED),
     retryScheduled: (kind) => retries.inc(labelsOf(kind).kind),
     sweeperRequeued: (count) => requeued.inc(count),
+    held: (kind, reason) => held.inc({ kind, reason }),
+    circuit: (kind, move) => circuits.inc({ kind, move }),
   };
 }

@@ -135,3 +135,27 @@ export function registerPoolGauges(registry: Registry, read: () => PoolStats | u
     },
   });
 }
+
+/** Targets the service disabled itself after failing every attempt for AUTO_DISABLE_AFTER_SECONDS. */
+export function registerTargetGauges(
+  registry: Registry,
+  read: () => Promise<{ autoDisabled: number }>,
+  opts: { timeoutMs?: number; reuseMs?: number } = {},
+): void {
+  // A count over the targets table: reused for a while, like the mailbox backlog.
+  const reading = shared(read, opts.timeoutMs ?? 1000, opts.reuseMs ?? 10_000);
+  const errors = collectErrors(registry);
+  new Gauge({
+    name: 'evds_targets_auto_disabled',
+    help: 'Live targets disabled automatically (every attempt failed for too long) and not enabled since',
+    registers: [registry],
+    async collect() {
+      this.reset();
+      try {
+        this.set((await reading()).autoDisabled);
+      } catch {
+        errors.inc({ collector: 'targets' });
+      }
+    },
+  });
+}

@@ -4,3 +4,4 @@ export * from './ingest.ts';
 export * from './delivery.ts';
 export * from './gauges.ts';
 export * from './server.ts';
+export * from './flow.ts';

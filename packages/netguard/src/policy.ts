@@ -1,9 +1,9 @@
 // The network policy for every URL a user gives us (decisions section 8): https only, no user info,
 // and every address the host stands for must be public unicast. The same policy's `lookup` is
 // given to the HTTP agent, so the check is repeated on the address actually connected to.
-import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIPv4, type LookupFunction } from 'node:net';
 import { classifyAddress, parseCidrs } from './address.ts';
+import { createDnsResolver, DNS_DEFAULTS, type DnsOptions } from './dns-resolver.ts';
 import { hostNameProblem } from './host-name.ts';
 import { createGuardedLookup, type AddressCheck, type Resolve } from './lookup.ts';
 
@@ -13,11 +13,13 @@ export type UrlCheck = { ok: true; url: URL } | { ok: false; reason: string };
 export type NetPolicyOptions = {
   /** Ranges let through although not public: development and tests only (config refuses it in production). */
   allowCidrs: readonly string[];
-  /** Host name to addresses; tests inject one, the default asks the system resolver. */
+  /** Host name to addresses; tests inject one, the default asks DNS (`dns`) through c-ares. */
   resolve?: Resolve;
+  /** Servers, time-out, tries and concurrency of the default resolver (DNS_DEFAULTS when absent). */
+  dns?: DnsOptions;
   /**
-   * Fixed answers for some names, given before the system resolver is asked: tests only (config
-   * refuses it in production), for a name that must resolve differently at delivery than at creation.
+   * Fixed answers for some names, given before DNS is asked: tests only (config refuses it in
+   * production), for a name that must resolve differently at delivery than at creation.
    */
   testHosts?: Readonly<Record<string, readonly string[]>>;
 };
@@ -27,11 +29,6 @@ export type NetPolicy = {
   checkUrl: (raw: string) => Promise<UrlCheck>;
   isAllowedAddress: (ip: string) => AddressCheck;
   lookup: LookupFunction;
-};
-
-export const systemResolve: Resolve = async (host) => {
-  const found = await dnsLookup(host, { all: true, order: 'verbatim' });
-  return found.map((entry) => entry.address);
 };
 
 /** `fallback`, except for the names in `hosts`, which answer from the table (like /etc/hosts). */
@@ -50,7 +47,9 @@ const refuse = (reason: string): UrlCheck => ({ ok: false, reason });
 
 export function createNetPolicy(options: NetPolicyOptions): NetPolicy {
   const allow = parseCidrs(options.allowCidrs);
-  const resolve = options.resolve ?? hostTableResolve(options.testHosts ?? {}, systemResolve);
+  const resolve =
+    options.resolve ??
+    hostTableResolve(options.testHosts ?? {}, createDnsResolver(options.dns ?? DNS_DEFAULTS));
 
   const isAllowedAddress = (ip: string): AddressCheck => {
     const verdict = classifyAddress(ip, allow);

@@ -14,6 +14,11 @@ export const catalog = {
     queue: 'a2a-delivery',
     schema: z.object({ eventId: z.string().regex(/^[0-9a-f]{32}$/) }),
   },
+  /** One recovery (bulk replay); the job id is the recovery id, the job moves itself on batch by batch. */
+  recovery: {
+    queue: 'recovery',
+    schema: z.object({ recoveryId: z.string().regex(/^[0-9a-f]{32}$/) }),
+  },
   maintenance: {
     queue: 'maintenance',
     schema: z.object({ task: z.enum(['sweep', 'retention', 'mailbox-retention', 'billing']) }),

@@ -2,7 +2,8 @@ import { Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { catalog, type JobData, type JobKind } from './catalog.ts';
 
-export { UnrecoverableError } from 'bullmq';
+export { DelayedError, UnrecoverableError } from 'bullmq';
+export type { Job } from 'bullmq';
 
 export interface WorkerOptions {
   concurrency: number;
@@ -17,19 +18,20 @@ export function createWorker<K extends JobKind>(
   kind: K,
   redis: Redis,
   prefix: string,
-  handler: (data: JobData<K>, job: Job) => Promise<void>,
+  /** `token` is the job's lock token, for moving the job itself (e.g. back to delayed). */
+  handler: (data: JobData<K>, job: Job, token: string | undefined) => Promise<void>,
   opts: WorkerOptions,
 ): Worker {
   return new Worker(
     catalog[kind].queue,
-    async (job: Job) => {
+    async (job: Job, token?: string) => {
       const parsed = catalog[kind].schema.safeParse(job.data);
       if (!parsed.success) {
         const err = new Error(`invalid ${kind} job: ${parsed.error.message}`);
         opts.onInvalid?.(job, err);
         throw err;
       }
-      await handler(parsed.data as JobData<K>, job);
+      await handler(parsed.data as JobData<K>, job, token);
     },
     {
       connection: redis,

@@ -9,6 +9,7 @@ import type { SecretBox } from '@evds/secrets';
 import { z } from 'zod';
 import { descriptionInput, nameInput, urlInput, type TargetRouteDeps } from './inputs.ts';
 import { errorSchema, targetSchema, targetView } from './views.ts';
+import { withCircuits, type CircuitStore } from './health.ts';
 
 export const a2aAuthInput = z
   .discriminatedUnion('type', [
@@ -66,7 +67,9 @@ export async function createA2aTargetFromCard(
   return { target, warnings: found.warnings };
 }
 
-export function a2aRefreshRoute(deps: { db: TargetRouteDeps['db']; discover: Discover }): RouteDef {
+export function a2aRefreshRoute(
+  deps: { db: TargetRouteDeps['db']; discover: Discover } & CircuitStore,
+): RouteDef {
   return defineRoute({
     method: 'post',
     path: '/api/v1/targets/:id/refresh',
@@ -88,7 +91,10 @@ export function a2aRefreshRoute(deps: { db: TargetRouteDeps['db']; discover: Dis
     },
     handler: async ({ auth, params }) => {
       const r = await refreshTargetCard(deps.db, deps.discover, auth.orgId, params.id);
-      if (r.ok) return { body: { target: targetView(r.target), warnings: r.warnings } };
+      if (r.ok) {
+        const [target] = await withCircuits(deps, [r.target], targetView);
+        return { body: { target, warnings: r.warnings } };
+      }
       switch (r.problem) {
         case 'not_found':
         case 'superseded':

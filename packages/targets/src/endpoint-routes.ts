@@ -23,6 +23,7 @@ import {
   type TargetRouteDeps,
 } from './inputs.ts';
 import { endpointPatchSchema, endpointSchema, endpointView, errorSchema } from './views.ts';
+import { resetCircuitBeforeEnabling, withCircuits } from './health.ts';
 
 const tag = 'webhook endpoints (legacy)';
 const webhooksOnly = { kind: 'webhook' } as const;
@@ -47,7 +48,9 @@ export function endpointRoutes(deps: TargetRouteDeps): RouteDef[] {
         200: { description: 'endpoints', schema: z.object({ endpoints: z.array(endpointSchema) }) },
       },
       handler: async ({ auth }) => ({
-        body: { endpoints: (await listTargets(db, auth.orgId, webhooksOnly)).map(endpointView) },
+        body: {
+          endpoints: await withCircuits(deps, await listTargets(db, auth.orgId, webhooksOnly), endpointView),
+        },
       }),
     }),
     defineRoute({
@@ -103,7 +106,8 @@ export function endpointRoutes(deps: TargetRouteDeps): RouteDef[] {
       handler: async ({ auth, params }) => {
         const t = await getTarget(db, auth.orgId, params.id, webhooksOnly);
         if (!t) throw notFound('endpoint');
-        return { body: { endpoint: endpointView(t) } };
+        const [endpoint] = await withCircuits(deps, [t], endpointView);
+        return { body: { endpoint } };
       },
     }),
     defineRoute({
@@ -130,8 +134,10 @@ export function endpointRoutes(deps: TargetRouteDeps): RouteDef[] {
         ...refusedUrl,
       },
       handler: async ({ auth, params, body }) => {
-        if (!(await getTarget(db, auth.orgId, params.id, webhooksOnly))) throw notFound('endpoint');
+        const current = await getTarget(db, auth.orgId, params.id, webhooksOnly);
+        if (!current) throw notFound('endpoint');
         if (body.url !== undefined) await requireAllowedUrl(netPolicy, body.url);
+        await resetCircuitBeforeEnabling(deps, current, body.enabled);
         const inboundSecret = body.verify_inbound_signatures === true ? newInboundSecret() : undefined;
         const patch: TargetPatch = {
           name: body.name,
@@ -144,7 +150,8 @@ export function endpointRoutes(deps: TargetRouteDeps): RouteDef[] {
         else if (body.verify_inbound_signatures === false) patch.inbound = { enabled: false };
         const r = await updateTarget(db, auth.orgId, params.id, patch, webhooksOnly);
         if (!r) throw notFound('endpoint');
-        const v = endpointView(r.target);
+        // The short record of the contract has no health: no circuit to read.
+        const v = endpointView(r.target, null);
         return {
           body: {
             endpoint: {

@@ -4,4 +4,5 @@ export * from './inputs.ts';
 export * from './signing-secret-routes.ts';
 export * from './target-routes.ts';
 export * from './views.ts';
+export * from './health.ts';
 export * from './reseal.ts';

@@ -5,6 +5,7 @@ import type { Discover } from '@evds/a2a';
 import type { Db } from '@evds/db';
 import { AppError } from '@evds/domain';
 import type { NetPolicy } from '@evds/netguard';
+import type { Redis } from '@evds/queue';
 import type { SecretBox } from '@evds/secrets';
 import { z } from 'zod';
 
@@ -44,11 +45,13 @@ export async function requireAllowedUrl(policy: Pick<NetPolicy, 'checkUrl'>, url
 
 /**
  * What the target routes need: the database, the box sealing secrets, and the network policy (whose
- * lookup also guards the connection that fetches an Agent Card). `discoverCard` replaces the card
- * reader built from the policy.
+ * lookup also guards the connection that fetches an Agent Card); Redis and its key prefix, where the
+ * targets' circuits are. `discoverCard` replaces the card reader built from the policy.
  */
 export interface TargetRouteDeps {
   db: Db;
+  redis: Redis;
+  prefix: string;
   secrets: Pick<SecretBox, 'seal'>;
   netPolicy: NetPolicy;
   discoverCard?: Discover;

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { descriptionInput, nameInput, requireAllowedUrl, urlInput, type TargetRouteDeps } from './inputs.ts';
 import { a2aCreateInput, a2aRefreshRoute, createA2aTargetFromCard, warningsSchema } from './a2a-routes.ts';
 import { createdTargetSchema, errorSchema, targetSchema, targetView } from './views.ts';
+import { NEW_TARGET_CIRCUIT, resetCircuitBeforeEnabling, withCircuits } from './health.ts';
 
 const tag = 'targets';
 const notFoundResponse = { 404: { description: 'no such target in this organization', schema: errorSchema } };
@@ -52,10 +53,10 @@ export function targetRoutes(deps: TargetRouteDeps): RouteDef[] {
       path: '/api/v1/targets',
       auth: 'KS',
       tag,
-      summary: "The organization's targets of every kind, oldest first",
+      summary: "The organization's targets of every kind, oldest first, each with its delivery health",
       responses: { 200: { description: 'targets', schema: z.object({ targets: z.array(targetSchema) }) } },
       handler: async ({ auth }) => ({
-        body: { targets: (await listTargets(db, auth.orgId)).map(targetView) },
+        body: { targets: await withCircuits(deps, await listTargets(db, auth.orgId), targetView) },
       }),
     }),
     defineRoute({
@@ -93,11 +94,14 @@ export function targetRoutes(deps: TargetRouteDeps): RouteDef[] {
         };
         if (body.kind === 'mailbox') {
           const t = await createTarget(db, { ...base, kind: 'mailbox' });
-          return { status: 201, body: { target: targetView(t) } };
+          return { status: 201, body: { target: targetView(t, NEW_TARGET_CIRCUIT) } };
         }
         if (body.kind === 'a2a') {
           const r = await createA2aTargetFromCard({ db, secrets, discover }, auth.orgId, body);
-          return { status: 201, body: { target: targetView(r.target), warnings: r.warnings } };
+          return {
+            status: 201,
+            body: { target: targetView(r.target, NEW_TARGET_CIRCUIT), warnings: r.warnings },
+          };
         }
         await requireAllowedUrl(netPolicy, body.url);
         const secret = newSigningSecret();
@@ -107,7 +111,7 @@ export function targetRoutes(deps: TargetRouteDeps): RouteDef[] {
           url: body.url,
           signing_secret: secrets.seal(secret),
         });
-        return { status: 201, body: { target: { ...targetView(t), secret } } };
+        return { status: 201, body: { target: { ...targetView(t, NEW_TARGET_CIRCUIT), secret } } };
       },
     }),
     defineRoute({
@@ -115,7 +119,7 @@ export function targetRoutes(deps: TargetRouteDeps): RouteDef[] {
       path: '/api/v1/targets/:id',
       auth: 'KS',
       tag,
-      summary: 'One target (never its secrets)',
+      summary: 'One target with its delivery health (never its secrets)',
       params: idParams,
       responses: {
         200: { description: 'the target', schema: z.object({ target: targetSchema }) },
@@ -124,7 +128,8 @@ export function targetRoutes(deps: TargetRouteDeps): RouteDef[] {
       handler: async ({ auth, params }) => {
         const t = await getTarget(db, auth.orgId, params.id);
         if (!t) throw notFound('target');
-        return { body: { target: targetView(t) } };
+        const [target] = await withCircuits(deps, [t], targetView);
+        return { body: { target } };
       },
     }),
     defineRoute({
@@ -132,7 +137,9 @@ export function targetRoutes(deps: TargetRouteDeps): RouteDef[] {
       path: '/api/v1/targets/:id',
       auth: 'KS',
       tag,
-      summary: 'Change any of name, description, enabled',
+      summary:
+        'Change any of name, description, enabled; enabling a disabled target clears disabled_reason and ' +
+        'its failing run and closes its circuit',
       params: idParams,
       body: z.strictObject({
         name: nameInput.optional(),
@@ -145,13 +152,19 @@ export function targetRoutes(deps: TargetRouteDeps): RouteDef[] {
         ...notFoundResponse,
       },
       handler: async ({ auth, params, body }) => {
+        if (body.enabled === true) {
+          const current = await getTarget(db, auth.orgId, params.id);
+          if (!current) throw notFound('target');
+          await resetCircuitBeforeEnabling(deps, current, body.enabled);
+        }
         const r = await updateTarget(db, auth.orgId, params.id, {
           name: body.name,
           description: body.description === undefined ? undefined : body.description || null,
           enabled: body.enabled,
         });
         if (!r) throw notFound('target');
-        return { body: { target: targetView(r.target) } };
+        const [target] = await withCircuits(deps, [r.target], targetView);
+        return { body: { target } };
       },
     }),
     defineRoute({
@@ -170,6 +183,6 @@ export function targetRoutes(deps: TargetRouteDeps): RouteDef[] {
         return { body: { deleted: true } };
       },
     }),
-    a2aRefreshRoute({ db, discover }),
+    a2aRefreshRoute({ db, discover, redis: deps.redis, prefix: deps.prefix }),
   ];
 }

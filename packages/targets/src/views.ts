@@ -3,7 +3,9 @@
 // answer that created it.
 import type { PublicTarget } from '@evds/db';
 import { unixSeconds } from '@evds/domain';
+import type { CircuitView } from '@evds/flow';
 import { z } from 'zod';
+import { disabledReasonSchema, healthSchema, healthView } from './health.ts';
 
 export const SIGNING_SCHEME = 'standard-webhooks-v1';
 
@@ -24,6 +26,8 @@ export const endpointSchema = z.object({
   verify_inbound_signatures: z.boolean(),
   created_at: z.number().int(),
   updated_at: z.number().int(),
+  disabled_reason: disabledReasonSchema,
+  health: healthSchema,
 });
 export type EndpointView = z.infer<typeof endpointSchema>;
 
@@ -52,6 +56,8 @@ const targetBase = {
   enabled: z.boolean(),
   created_at: z.number().int(),
   updated_at: z.number().int(),
+  disabled_reason: disabledReasonSchema,
+  health: healthSchema,
 };
 
 export const webhookTargetSchema = z.object({
@@ -100,7 +106,8 @@ export const createdTargetSchema = z.discriminatedUnion('kind', [
   a2aTargetSchema,
 ]);
 
-export const endpointView = (t: PublicTarget): EndpointView => ({
+/** `circuit`: the target's circuit from Redis, null when it could not be read. */
+export const endpointView = (t: PublicTarget, circuit: CircuitView | null): EndpointView => ({
   id: t.id,
   name: t.name,
   url: t.url ?? '',
@@ -113,9 +120,12 @@ export const endpointView = (t: PublicTarget): EndpointView => ({
   verify_inbound_signatures: t.verify_inbound_signatures,
   created_at: unixSeconds(t.created_at),
   updated_at: unixSeconds(t.updated_at),
+  disabled_reason: t.disabled_reason,
+  health: healthView(t, circuit),
 });
 
-export function targetView(t: PublicTarget): TargetView {
+/** `circuit`: the target's circuit from Redis, null when it could not be read. */
+export function targetView(t: PublicTarget, circuit: CircuitView | null): TargetView {
   const common = <K extends PublicTarget['kind']>(kind: K) => ({
     id: t.id,
     kind,
@@ -124,6 +134,8 @@ export function targetView(t: PublicTarget): TargetView {
     enabled: t.enabled,
     created_at: unixSeconds(t.created_at),
     updated_at: unixSeconds(t.updated_at),
+    disabled_reason: t.disabled_reason,
+    health: healthView(t, circuit),
   });
   switch (t.kind) {
     case 'webhook':

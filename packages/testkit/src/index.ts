@@ -11,3 +11,4 @@ export * from './faults.ts';
 export * from './fault-run.ts';
 export * from './load.ts';
 export * from './reconcile.ts';
+export * from './dns-server.ts';

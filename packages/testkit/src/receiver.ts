@@ -28,6 +28,8 @@ export interface Receiver {
 export async function startReceiver(
   tls: { key: string; cert: string },
   behaviour: Behaviour = () => ({ status: 200 }),
+  /** A fixed port (e.g. one a target already points at, refused until now); default any free one. */
+  opts: { port?: number } = {},
 ): Promise<Receiver> {
   const received: Received[] = [];
   let current = behaviour;
@@ -56,7 +58,7 @@ export async function startReceiver(
       });
     },
   );
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   return {
     url: `https://127.0.0.1:${port}`,

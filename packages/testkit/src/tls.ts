@@ -7,7 +7,7 @@ export interface TestCa {
   /** PEM of the CA; services under test trust it through NODE_EXTRA_CA_CERTS=caFile. */
   caPem: string;
   caFile: string;
-  /** A server certificate for 127.0.0.1 and ::1 signed by this CA. */
+  /** A server certificate for 127.0.0.1, ::1 and *.evds.test (names a test DNS server answers) signed by this CA. */
   server: { key: string; cert: string };
 }
 
@@ -40,6 +40,7 @@ export async function createTestCa(): Promise<TestCa> {
         altNames: [
           { type: 7, ip: '127.0.0.1' },
           { type: 7, ip: '::1' },
+          { type: 2, value: '*.evds.test' },
         ],
       },
     ],

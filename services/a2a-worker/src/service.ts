@@ -4,7 +4,8 @@
 import { a2aSender, createDiscovery, createNotFoundRefresher } from '@evds/a2a';
 import type { WorkerConfig } from '@evds/config';
 import { createDb, poolStats } from '@evds/db';
-import { createItemConsumer, createProcessor } from '@evds/delivery';
+import { createAdmission, createItemConsumer, createProcessor } from '@evds/delivery';
+import { createFlow, flowLimits } from '@evds/flow';
 import {
   createDeliveryMetrics,
   createRegistry,
@@ -26,6 +27,7 @@ export function createA2aWorker(cfg: WorkerConfig): Service {
   const producerRedis = createRedis(cfg.REDIS_URL, { role: 'client', name: 'evds-a2a-producer' });
   const producer = createProducer(producerRedis, cfg.REDIS_PREFIX);
   const registry = createRegistry('a2a-worker');
+  const metrics = createDeliveryMetrics(registry);
   registerPoolGauges(registry, () => poolStats(db));
   registerQueueGauges(registry, async () => ({
     [catalog.a2a.queue]: await queueCounts(producer, producerRedis, 'a2a'),
@@ -33,6 +35,12 @@ export function createA2aWorker(cfg: WorkerConfig): Service {
   const policy = createNetPolicy({
     allowCidrs: cfg.NETGUARD_ALLOW_CIDRS,
     testHosts: cfg.NETGUARD_TEST_HOSTS,
+    dns: {
+      servers: cfg.DNS_SERVERS,
+      timeoutMs: cfg.DNS_TIMEOUT_MS,
+      tries: cfg.DNS_TRIES,
+      maxConcurrent: cfg.DNS_MAX_CONCURRENT,
+    },
   });
   const agent = createGuardedAgent(policy, { maxSockets: cfg.DELIVERY_CONCURRENCY });
   const cardAgent = createGuardedAgent(policy, { keepAlive: false });
@@ -47,9 +55,17 @@ export function createA2aWorker(cfg: WorkerConfig): Service {
     send: a2aSender({
       agent,
       timeoutMs: cfg.DELIVERY_TIMEOUT_MS,
+      connectTimeoutMs: cfg.DELIVERY_CONNECT_TIMEOUT_MS,
       onNotFound: createNotFoundRefresher({ db, discover, logger }),
     }),
-    metrics: createDeliveryMetrics(registry),
+    metrics,
+    admission: createAdmission({
+      flow: createFlow(producerRedis, cfg.REDIS_PREFIX, flowLimits(cfg)),
+      kind: 'a2a',
+      producer,
+      logger,
+      metrics,
+    }),
   });
   const worker = createItemConsumer('a2a', processItem, {
     redis,

@@ -1,7 +1,7 @@
 // The management API: wires config, Postgres, Redis and every feature's routes into one express app.
 import { authRoutes, keyRoutes, orgRoutes } from '@evds/accounts';
 import type { ApiConfig } from '@evds/config';
-import { countMailboxBacklog, createDb, poolStats } from '@evds/db';
+import { countAutoDisabledTargets, countMailboxBacklog, createDb, poolStats } from '@evds/db';
 import {
   buildOpenApiDocument,
   openApiRoute,
@@ -18,6 +18,7 @@ import {
   createHttpMetrics,
   createRegistry,
   registerMailboxGauges,
+  registerTargetGauges,
   registerPoolGauges,
   startServiceMetrics,
   type MetricsServer,
@@ -27,7 +28,7 @@ import { bumpCacheGeneration, createProducer, createRedis } from '@evds/queue';
 import { createLogger, once, waitForBacking, type Service } from '@evds/runtime';
 import { createSecretBox } from '@evds/secrets';
 import { billingRoutes, createPaymentProcessor, usageRoutes } from '@evds/billing';
-import { eventRoutes } from '@evds/events';
+import { eventRoutes, recoverRoutes } from '@evds/events';
 import { mailboxRoutes } from '@evds/mailbox';
 import { ingestRouteDocs } from '@evds/ingest-core';
 import { endpointRoutes, signingSecretRoutes, targetRoutes } from '@evds/targets';
@@ -46,6 +47,12 @@ export function createApiService(cfg: ApiConfig): ApiService {
   const netPolicy = createNetPolicy({
     allowCidrs: cfg.NETGUARD_ALLOW_CIDRS,
     testHosts: cfg.NETGUARD_TEST_HOSTS,
+    dns: {
+      servers: cfg.DNS_SERVERS,
+      timeoutMs: cfg.DNS_TIMEOUT_MS,
+      tries: cfg.DNS_TRIES,
+      maxConcurrent: cfg.DNS_MAX_CONCURRENT,
+    },
   });
   const logger = createLogger({ level: cfg.LOG_LEVEL, name: 'api' });
   const db = createDb({ url: cfg.DATABASE_URL, poolSize: cfg.DB_POOL_SIZE, applicationName: 'evds-api' });
@@ -60,6 +67,9 @@ export function createApiService(cfg: ApiConfig): ApiService {
   registerPoolGauges(registry, () => poolStats(db));
   // The mailbox backlog is the api's to report: it serves the mailboxes. Each count stops at 100k.
   registerMailboxGauges(registry, () => countMailboxBacklog(db, 100_000, 1000));
+  // So is the count of auto-disabled targets: a table-wide count, the same whichever process reads it,
+  // and the api runs however many workers (of whichever kinds) are deployed.
+  registerTargetGauges(registry, async () => ({ autoDisabled: await countAutoDisabledTargets(db) }));
 
   const routes: RouteDef[] = [
     ...authRoutes({
@@ -70,10 +80,11 @@ export function createApiService(cfg: ApiConfig): ApiService {
     }),
     ...orgRoutes({ db }),
     ...keyRoutes({ db, keysPerOrg: cfg.API_KEYS_PER_ORG }),
-    ...endpointRoutes({ db, secrets, netPolicy }),
-    ...targetRoutes({ db, secrets, netPolicy }),
+    ...endpointRoutes({ db, secrets, netPolicy, redis, prefix: cfg.REDIS_PREFIX }),
+    ...targetRoutes({ db, secrets, netPolicy, redis, prefix: cfg.REDIS_PREFIX }),
     ...signingSecretRoutes({ db, secrets }),
     ...eventRoutes({ db, producer }),
+    ...recoverRoutes({ db, producer }),
     ...usageRoutes({ db }),
     ...billingRoutes({
       db,

@@ -2,10 +2,19 @@
 import { createPaymentProcessor, runBillingMoves } from '@evds/billing';
 import type { WorkerConfig } from '@evds/config';
 import { createDb, poolStats } from '@evds/db';
-import { createItemConsumer, createMaintenance, createProcessor, webhookSender } from '@evds/delivery';
+import {
+  createAdmission,
+  createItemConsumer,
+  createMaintenance,
+  createProcessor,
+  createRecoveryWorker,
+  webhookSender,
+} from '@evds/delivery';
+import { countOpenCircuits, createFlow, flowLimits } from '@evds/flow';
 import {
   createDeliveryMetrics,
   createRegistry,
+  registerCircuitGauge,
   registerPoolGauges,
   registerQueueGauges,
   startServiceMetrics,
@@ -30,6 +39,8 @@ export function createDeliveryWorker(cfg: WorkerConfig): Service {
   const registry = createRegistry('delivery-worker');
   const metrics = createDeliveryMetrics(registry);
   registerPoolGauges(registry, () => poolStats(db));
+  // The delivery worker reports the deployment-wide count (one series, not one per worker kind).
+  registerCircuitGauge(registry, () => countOpenCircuits(producerRedis, cfg.REDIS_PREFIX));
   registerQueueGauges(registry, async () => {
     const [webhook, maintenance] = await Promise.all([
       queueCounts(producer, producerRedis, 'webhook'),
@@ -38,7 +49,16 @@ export function createDeliveryWorker(cfg: WorkerConfig): Service {
     return { [catalog.webhook.queue]: webhook, [catalog.maintenance.queue]: maintenance };
   });
   const agent = createGuardedAgent(
-    createNetPolicy({ allowCidrs: cfg.NETGUARD_ALLOW_CIDRS, testHosts: cfg.NETGUARD_TEST_HOSTS }),
+    createNetPolicy({
+      allowCidrs: cfg.NETGUARD_ALLOW_CIDRS,
+      testHosts: cfg.NETGUARD_TEST_HOSTS,
+      dns: {
+        servers: cfg.DNS_SERVERS,
+        timeoutMs: cfg.DNS_TIMEOUT_MS,
+        tries: cfg.DNS_TRIES,
+        maxConcurrent: cfg.DNS_MAX_CONCURRENT,
+      },
+    }),
     {
       maxSockets: cfg.DELIVERY_CONCURRENCY,
     },
@@ -50,8 +70,19 @@ export function createDeliveryWorker(cfg: WorkerConfig): Service {
     logger,
     retryDelaysMs: cfg.RETRY_DELAYS_MS,
     queue: 'webhook',
-    send: webhookSender({ agent, timeoutMs: cfg.DELIVERY_TIMEOUT_MS }),
+    send: webhookSender({
+      agent,
+      timeoutMs: cfg.DELIVERY_TIMEOUT_MS,
+      connectTimeoutMs: cfg.DELIVERY_CONNECT_TIMEOUT_MS,
+    }),
     metrics,
+    admission: createAdmission({
+      flow: createFlow(producerRedis, cfg.REDIS_PREFIX, flowLimits(cfg)),
+      kind: 'webhook',
+      producer,
+      logger,
+      metrics,
+    }),
   });
   const worker = createItemConsumer('webhook', processItem, {
     redis,
@@ -59,6 +90,15 @@ export function createDeliveryWorker(cfg: WorkerConfig): Service {
     concurrency: cfg.DELIVERY_CONCURRENCY,
     lockMs: cfg.WORKER_LOCK_MS,
     logger,
+  });
+  const recoveryWorker = createRecoveryWorker({
+    db,
+    producer,
+    logger,
+    ratePerSecond: cfg.RECOVERY_RATE_PER_SECOND,
+    redis,
+    prefix: cfg.REDIS_PREFIX,
+    lockMs: cfg.WORKER_LOCK_MS,
   });
   const maintenance = createMaintenance({
     db,
@@ -70,6 +110,8 @@ export function createDeliveryWorker(cfg: WorkerConfig): Service {
     sweepGraceMs: cfg.SWEEP_GRACE_MS,
     maintenanceIntervalMs: cfg.MAINTENANCE_INTERVAL_MS,
     payloadRetentionSeconds: cfg.PAYLOAD_RETENTION_SECONDS,
+    autoDisableAfterSeconds: cfg.AUTO_DISABLE_AFTER_SECONDS,
+    onTargetsDisabled: () => bumpCacheGeneration(producerRedis, cfg.REDIS_PREFIX),
     metrics,
     billing: cfg.BILLING_ENABLED
       ? {
@@ -96,10 +138,12 @@ export function createDeliveryWorker(cfg: WorkerConfig): Service {
       await waitForBacking(backing, logger);
       await maintenance.start();
       void worker.run();
+      void recoveryWorker.run();
       logger.info({ concurrency: cfg.DELIVERY_CONCURRENCY }, 'delivery worker consuming');
     },
     destroy: once(async () => {
       await worker.close();
+      await recoveryWorker.close();
       await maintenance.close();
       await producer.close();
       agent.destroy();

@@ -2,12 +2,18 @@ import type { Migration, MigrationProvider } from 'kysely/migration';
 import * as initial from './2026-11-21T0800-initial.ts';
 import * as mailboxOrgIndex from './2026-11-21T0900-mailbox-org-index.ts';
 import * as usageMonthly from './2026-11-21T1000-usage-monthly.ts';
+import * as attemptRetryAfter from './2026-11-24T0900-attempt-retry-after.ts';
+import * as targetHealth from './2026-11-24T1000-target-health.ts';
+import * as recoveries from './2026-11-24T1100-recoveries.ts';
 
 /** Every migration, registered explicitly (no directory scanning), in the order they run. */
 const migrations: Record<string, Migration> = {
   '2026-11-21T0800-initial': initial,
   '2026-11-21T0900-mailbox-org-index': mailboxOrgIndex,
   '2026-11-21T1000-usage-monthly': usageMonthly,
+  '2026-11-24T0900-attempt-retry-after': attemptRetryAfter,
+  '2026-11-24T1000-target-health': targetHealth,
+  '2026-11-24T1100-recoveries': recoveries,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -26,6 +26,11 @@ export const targetColumns = [
   'a2a_card_fetched_at',
   'created_at',
   'updated_at',
+  'disabled_reason',
+  'failing_since',
+  'last_success_at',
+  'last_failure_at',
+  'consecutive_failures',
 ] as const;
 
 export type PublicTarget = Pick<Target, (typeof targetColumns)[number]> & {
@@ -134,7 +139,7 @@ export async function updateTarget(
 ): Promise<TargetUpdateResult | undefined> {
   return db.transaction().execute(async (tx) => {
     const current = await live(tx, orgId, filter)
-      .select(['id', 'verify_inbound_signatures'])
+      .select(['id', 'verify_inbound_signatures', 'enabled'])
       .where('id', '=', id)
       .forUpdate()
       .executeTakeFirst();
@@ -143,6 +148,13 @@ export async function updateTarget(
     if (patch.name !== undefined) set.name = patch.name;
     if (patch.description !== undefined) set.description = patch.description;
     if (patch.enabled !== undefined) set.enabled = patch.enabled;
+    // Re-enabling starts afresh: the reason it was disabled and the failing run that led there go, so
+    // auto-disable does not strike again at once (the route also resets the circuit in Redis).
+    if (patch.enabled === true && !current.enabled) {
+      set.disabled_reason = null;
+      set.failing_since = null;
+      set.consecutive_failures = 0;
+    }
     if (patch.url !== undefined) set.url = patch.url;
     if (patch.event_types !== undefined) set.event_types = JSON.stringify(patch.event_types);
     let inboundSecretIssued = false;

@@ -18,6 +18,8 @@ export interface EventsTable {
   delivered_at: Date | null;
   final_reason: string | null;
   request_id: string | null;
+  /** The bulk recovery that made this replay (null for every other event). */
+  recovery_id: string | null;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }

@@ -4,6 +4,7 @@ import type { EventsTable } from './events.ts';
 import type { IdempotencyKeysTable } from './idempotency-keys.ts';
 import type { MailboxMessagesTable } from './mailbox-messages.ts';
 import type { OrganizationsTable } from './organizations.ts';
+import type { RecoveriesTable } from './recoveries.ts';
 import type { SessionsTable } from './sessions.ts';
 import type { TargetsTable } from './targets.ts';
 import type { UsageMonthlyTable } from './usage-monthly.ts';
@@ -22,6 +23,7 @@ export interface Database {
   usage_records: UsageRecordsTable;
   usage_monthly: UsageMonthlyTable;
   idempotency_keys: IdempotencyKeysTable;
+  recoveries: RecoveriesTable;
 }
 
 export type * from './api-keys.ts';
@@ -30,6 +32,7 @@ export type * from './events.ts';
 export type * from './idempotency-keys.ts';
 export type * from './mailbox-messages.ts';
 export type * from './organizations.ts';
+export type * from './recoveries.ts';
 export type * from './sessions.ts';
 export type * from './targets.ts';
 export type * from './usage-monthly.ts';

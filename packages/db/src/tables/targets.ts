@@ -37,6 +37,13 @@ export interface TargetsTable {
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
   deleted_at: Date | null;
+  /** The first failed attempt after the last success; null while the target is not failing. */
+  failing_since: Date | null;
+  last_success_at: Date | null;
+  last_failure_at: Date | null;
+  consecutive_failures: Generated<number>;
+  /** Why the service disabled the target (auto-disable); null when enabled or disabled by hand. */
+  disabled_reason: string | null;
 }
 export type Target = Selectable<TargetsTable>;
 export type NewTarget = Insertable<TargetsTable>;

@@ -1,0 +1,196 @@
+import { sql } from 'kysely';
+import type { EventStatus, TargetKind } from '@evds/domain';
+import type { Db } from '../database.ts';
+import type { Recovery, RecoveryState } from '../tables/index.ts';
+
+export interface RecoveryInput {
+  id: string;
+  targetId: string;
+  since: Date;
+  until: Date;
+  statuses: EventStatus[];
+  requestId: string | null;
+}
+
+export type CreateRecoveryResult =
+  | { outcome: 'created'; recovery: Recovery }
+  | { outcome: 'not_found' }
+  | { outcome: 'wrong_kind' }
+  | { outcome: 'target_unavailable'; reason: string };
+
+/**
+ * A recovery in state `running`, with `matched` counted in the same transaction. The target row is
+ * locked (share) so it cannot be disabled or deleted between the check and the insert.
+ */
+export async function createRecovery(
+  db: Db,
+  orgId: string,
+  input: RecoveryInput,
+): Promise<CreateRecoveryResult> {
+  return db.transaction().execute(async (tx) => {
+    const target = await tx
+      .selectFrom('targets')
+      .select(['kind', 'enabled', 'deleted_at'])
+      .where('org_id', '=', orgId)
+      .where('id', '=', input.targetId)
+      .forShare()
+      .executeTakeFirst();
+    if (!target) return { outcome: 'not_found' } as const;
+    if (target.kind === 'mailbox') return { outcome: 'wrong_kind' } as const;
+    if (target.deleted_at)
+      return { outcome: 'target_unavailable', reason: 'the target was deleted' } as const;
+    if (!target.enabled) return { outcome: 'target_unavailable', reason: 'the target is disabled' } as const;
+    const { n } = await tx
+      .selectFrom('events')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('org_id', '=', orgId)
+      .where('target_id', '=', input.targetId)
+      .where('created_at', '>=', input.since)
+      .where('created_at', '<', input.until)
+      .where('status', 'in', input.statuses)
+      .executeTakeFirstOrThrow();
+    const recovery = await tx
+      .insertInto('recoveries')
+      .values({
+        id: input.id,
+        org_id: orgId,
+        target_id: input.targetId,
+        since: input.since,
+        until: input.until,
+        statuses: input.statuses,
+        state: 'running',
+        matched: n,
+        request_id: input.requestId,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return { outcome: 'created', recovery } as const;
+  });
+}
+
+export async function getRecovery(db: Db, orgId: string, id: string): Promise<Recovery | undefined> {
+  return db
+    .selectFrom('recoveries')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export interface RecoveryBatch {
+  /** The recovery's state after the batch; 'gone' when there is no such recovery. */
+  state: RecoveryState | 'gone';
+  /** The replays this batch created, to enqueue once it has committed. */
+  replays: { id: string; kind: TargetKind }[];
+}
+
+/**
+ * One batch of a recovery, in one transaction: the next `limit` matching originals after the cursor
+ * (locked), a replay of each whose payload is still stored (as replayEvent makes it, recovery_id set),
+ * those originals REPLAYED, the others counted as skipped, and the cursor and counters moved on. A batch
+ * retried after a crash either finds its work committed (the cursor moved with it) or redoes all of
+ * it; `on conflict do nothing` on (recovery_id, source_event_id) holds even if both somehow happened.
+ * A target disabled or deleted meanwhile fails the recovery, as it would refuse a single replay.
+ * Called by the recovery job, which knows only the recovery's id: the row carries its organization.
+ */
+export async function runRecoveryBatch(
+  db: Db,
+  recoveryId: string,
+  limit: number,
+  newId: () => string,
+): Promise<RecoveryBatch> {
+  return db.transaction().execute(async (tx) => {
+    const r = await tx
+      .selectFrom('recoveries as r')
+      .innerJoin('targets as t', 't.id', 'r.target_id')
+      .select(['r.state', 'r.request_id', 't.enabled', 't.deleted_at'])
+      .where('r.id', '=', recoveryId)
+      .forUpdate('r')
+      .executeTakeFirst();
+    if (!r) return { state: 'gone', replays: [] };
+    if (r.state !== 'running') return { state: r.state, replays: [] };
+    const unavailable = r.deleted_at ? 'the target was deleted' : r.enabled ? null : 'the target is disabled';
+    if (unavailable) {
+      await finish(tx, recoveryId, 'failed', unavailable);
+      return { state: 'failed', replays: [] };
+    }
+
+    // The cursor stays in Postgres (microseconds; a JavaScript Date would cut it to milliseconds).
+    // `created_at >= coalesce(cursor, since)` lets the index skip what earlier batches went through.
+    const page = await sql<{ id: string; has_payload: boolean }>`
+      select e.id, e.payload is not null as has_payload
+        from recoveries r
+        join events e on e.org_id = r.org_id and e.target_id = r.target_id
+       where r.id = ${recoveryId}
+         and e.created_at >= coalesce(r.cursor_created_at, r.since) and e.created_at < r.until
+         and (r.cursor_id is null or (e.created_at, e.id) > (r.cursor_created_at, r.cursor_id))
+         and e.status = any(r.statuses)
+         and e.recovery_id is distinct from r.id
+       order by e.created_at, e.id
+       limit ${limit}
+       for update of e`.execute(tx);
+    const rows = page.rows;
+    const sources = rows.filter((row) => row.has_payload).map((row) => row.id);
+    const replays =
+      sources.length === 0
+        ? []
+        : (
+            await sql<{ id: string; kind: TargetKind }>`
+              insert into events (id, org_id, target_id, target_kind, event_type, correlation_id, status,
+                                  source_event_id, payload, payload_size, next_attempt_at, request_id, recovery_id)
+              select x.new_id, e.org_id, e.target_id, e.target_kind, e.event_type, e.correlation_id, 'QUEUED',
+                     e.id, e.payload, e.payload_size, now(), ${r.request_id}, ${recoveryId}
+                from unnest(${sources}::text[], ${sources.map(() => newId())}::text[]) as x(source_id, new_id)
+                join events e on e.id = x.source_id
+              on conflict (recovery_id, source_event_id) where recovery_id is not null do nothing
+              returning id, target_kind as kind`.execute(tx)
+          ).rows;
+    if (sources.length > 0)
+      await tx
+        .updateTable('events')
+        .set({ status: 'REPLAYED', updated_at: sql<Date>`now()` })
+        .where('id', 'in', sources)
+        .where('status', 'in', ['DELIVERED', 'FAILED', 'EXPIRED'])
+        .execute();
+
+    const last = rows.at(-1)?.id ?? null;
+    const done = rows.length < limit;
+    await tx
+      .updateTable('recoveries')
+      .set({
+        replayed: sql<number>`replayed + ${replays.length}`,
+        skipped: sql<number>`skipped + ${rows.length - sources.length}`,
+        cursor_created_at: sql<Date>`coalesce((select created_at from events where id = ${last}), cursor_created_at)`,
+        cursor_id: sql<string>`coalesce(${last}::text, cursor_id)`,
+        updated_at: sql<Date>`now()`,
+      })
+      .where('id', '=', recoveryId)
+      .execute();
+    if (done) await finish(tx, recoveryId, 'completed', null);
+    return { state: done ? 'completed' : 'running', replays };
+  });
+}
+
+async function finish(db: Db, id: string, state: RecoveryState, reason: string | null): Promise<void> {
+  await db
+    .updateTable('recoveries')
+    .set({ state, failure_reason: reason, finished_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .execute();
+}
+
+/**
+ * Running recoveries not moved on since `before`: candidates for a job that was lost (Redis flushed)
+ * or failed. A live job moves its recovery on every batch, so it rarely shows up here.
+ */
+export async function listIdleRecoveries(db: Db, before: Date, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('recoveries')
+    .select('id')
+    .where('state', '=', 'running')
+    .where('updated_at', '<', before)
+    .orderBy('updated_at')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.id);
+}

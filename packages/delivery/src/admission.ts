@@ -1,0 +1,67 @@
+import type { DeliveryWork } from '@evds/db';
+import type { Flow, Handed } from '@evds/flow';
+import type { DeliveryMetrics } from '@evds/metrics';
+import { DelayedError, type Job, type Producer } from '@evds/queue';
+import type { Logger } from '@evds/runtime';
+
+export interface Admission {
+  /**
+   * Lets the attempt start, or holds it: the job is moved back to delayed (no worker slot, no attempt,
+   * still a live job to the sweeper) and DelayedError is thrown for BullMQ. Without a job (unit use)
+   * a hold throws as well.
+   */
+  enter(work: DeliveryWork, job: Job | undefined, token: string | undefined): Promise<void>;
+  /** Frees the attempt's slot, moves the circuit by its outcome and wakes the parked jobs given room. */
+  leave(work: DeliveryWork, job: Job | undefined, outcome: 'ok' | 'fail' | 'none'): Promise<void>;
+}
+
+const jobIdOf = (work: DeliveryWork, job: Job | undefined) => job?.id ?? work.id;
+
+/** The flow control of one delivery queue (webhook or a2a), as the processor uses it. */
+export function createAdmission(deps: {
+  flow: Flow;
+  kind: 'webhook' | 'a2a';
+  producer: Producer;
+  logger: Logger;
+  metrics?: DeliveryMetrics;
+}): Admission {
+  const { flow, kind } = deps;
+  const ref = (work: DeliveryWork) => ({ orgId: work.org_id, targetId: work.target_id });
+
+  // A handed job normally sits delayed; if it is still being parked (its move not yet done) the
+  // promotion fails once, so it is tried again shortly. After that its own wake-up time brings it back.
+  const promote = async (h: Handed, tries = 2): Promise<void> => {
+    const queueKind = h.kind === 'a2a' ? 'a2a' : 'webhook';
+    const job = await deps.producer.queue(queueKind).getJob(h.jobId);
+    try {
+      await job?.promote();
+    } catch {
+      if (tries > 1) {
+        await new Promise((r) => setTimeout(r, 50));
+        await promote(h, tries - 1);
+      }
+    }
+  };
+
+  return {
+    async enter(work, job, token) {
+      const admission = await flow.acquire(kind, ref(work), jobIdOf(work, job));
+      if (admission.go) return;
+      deps.metrics?.held(kind, admission.reason);
+      if (job) await job.moveToDelayed(Date.now() + admission.delayMs, token);
+      throw new DelayedError(`held: ${admission.reason}`);
+    },
+    async leave(work, job, outcome) {
+      try {
+        const { handed, opened, closed } = await flow.release(kind, ref(work), jobIdOf(work, job), outcome);
+        if (opened) deps.logger.warn({ targetId: work.target_id }, 'circuit opened: deliveries held');
+        if (closed) deps.logger.info({ targetId: work.target_id }, 'circuit closed: deliveries resume');
+        if (opened || closed) deps.metrics?.circuit(kind, opened ? 'opened' : 'closed');
+        await Promise.all(handed.map((h) => promote(h)));
+      } catch (err) {
+        // The slot's lease lapses by itself and held jobs wake on their own: nothing is lost.
+        deps.logger.warn({ err, targetId: work.target_id }, 'could not release a delivery slot');
+      }
+    },
+  };
+}

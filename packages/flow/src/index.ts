@@ -1,0 +1,3 @@
+export * from './keys.ts';
+export * from './circuit.ts';
+export * from './gate.ts';
