@@ -31,7 +31,6 @@ beforeAll(async () => {
       RECOVERY_RATE_PER_SECOND: '50',
       RETRY_DELAYS_MS: '20,20,20,20,20',
       INGEST_RATE_LIMIT: '100000',
-      CIRCUIT_FAILURE_THRESHOLD: '1000000',
       TARGET_MAX_IN_FLIGHT: '50',
       ORG_MAX_IN_FLIGHT: '100',
     },

@@ -159,6 +159,9 @@ export async function startFaultStack(opts: FaultStackOptions = {}): Promise<Fau
       NODE_EXTRA_CA_CERTS: ca.caFile,
       INGEST_RATE_LIMIT: '10000000',
       RETRY_DELAYS_MS: '100,200,300,400,500',
+      // Circuits work as deployed (a failing receiver may open them), with cooldowns shortened like the delays.
+      CIRCUIT_COOLDOWN_MS: '500',
+      CIRCUIT_COOLDOWN_MAX_MS: '2000',
       SWEEP_INTERVAL_MS: '500',
       SWEEP_GRACE_MS: '1000',
       WORKER_LOCK_MS: '2000',
