@@ -14,10 +14,9 @@ import {
   type DnsServer,
   type Receiver,
   type Stack,
-  type TestWorkspace,
 } from '@evds/testkit';
 import { sql } from 'kysely';
-import { createWebhookTarget, pollUntil, type EventView } from './helpers.ts';
+import { createWebhookTarget, pollUntil, sendMany, type EventView } from './helpers.ts';
 
 const DEAD = Array.from({ length: 8 }, (_, i) => `dead-${i}.evds.test`);
 const GOOD = 'good.evds.test';
@@ -46,23 +45,6 @@ afterAll(async () => {
   await dns?.close();
 });
 
-/** Sends `count` items, 16 at a time; returns each accepted id with when its 202 arrived. */
-async function send(ws: TestWorkspace, target: string, count: number): Promise<Map<string, number>> {
-  const accepted = new Map<string, number>();
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 16 }, async () => {
-      while (next < count) {
-        const seq = next++;
-        const r = await stack.ingest<{ id: string }>(`/t/${target}`, { key: ws.apiKey, body: { seq } });
-        expect(r.status).toBe(202);
-        accepted.set(r.body.id, Date.now());
-      }
-    }),
-  );
-  return accepted;
-}
-
 it('delivers a healthy tenant within 2 s while another tenant’s name server never answers', async () => {
   const [a, b] = [await seedWorkspace(stack.db), await seedWorkspace(stack.db)];
   const good = await createWebhookTarget(stack, a, `https://${GOOD}:${receiver.port}/hook`);
@@ -74,8 +56,8 @@ it('delivers a healthy tenant within 2 s while another tenant’s name server ne
     dns.blackHole.add(name);
   }
 
-  await Promise.all(dead.map((id) => send(b, id, 25)));
-  const accepted = await send(a, good.id, 50);
+  await Promise.all(dead.map((id) => sendMany(stack, b, id, 25, 16)));
+  const accepted = await sendMany(stack, a, good.id, 50, 16);
   await receiver.waitFor(50, 20_000);
 
   const lags = [...accepted].map(([id, at]) => {

@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import type { Stack, TestWorkspace } from '@evds/testkit';
 
 export interface EventView {
@@ -76,4 +77,27 @@ export async function usageCount(stack: Stack, orgId: string): Promise<number> {
 export async function eventCount(stack: Stack, orgId: string): Promise<number> {
   const rows = await stack.db.selectFrom('events').select('id').where('org_id', '=', orgId).execute();
   return rows.length;
+}
+
+/** Sends `count` items to a target, `concurrency` at a time; returns each accepted id with when its 202 arrived. */
+export async function sendMany(
+  stack: Stack,
+  ws: TestWorkspace,
+  target: string,
+  count: number,
+  concurrency: number,
+): Promise<Map<string, number>> {
+  const accepted = new Map<string, number>();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) {
+        const seq = next++;
+        const r = await stack.ingest<{ id: string }>(`/t/${target}`, { key: ws.apiKey, body: { seq } });
+        expect(r.status).toBe(202);
+        accepted.set(r.body.id, Date.now());
+      }
+    }),
+  );
+  return accepted;
 }

@@ -14,10 +14,9 @@ import {
   type Receiver,
   type Stack,
   type TestCa,
-  type TestWorkspace,
 } from '@evds/testkit';
 import { sql } from 'kysely';
-import { createWebhookTarget, pollUntil } from './helpers.ts';
+import { createWebhookTarget, pollUntil, sendMany } from './helpers.ts';
 
 let stack: Stack;
 let ca: TestCa;
@@ -48,23 +47,6 @@ afterAll(async () => {
   await Promise.all([healthy.close(), hanging.close(), refusing?.close()]);
 });
 
-/** Sends `count` items, 32 at a time; returns each accepted id with when its 202 arrived. */
-async function send(ws: TestWorkspace, target: string, count: number): Promise<Map<string, number>> {
-  const accepted = new Map<string, number>();
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 32 }, async () => {
-      while (next < count) {
-        const seq = next++;
-        const r = await stack.ingest<{ id: string }>(`/t/${target}`, { key: ws.apiKey, body: { seq } });
-        expect(r.status).toBe(202);
-        accepted.set(r.body.id, Date.now());
-      }
-    }),
-  );
-  return accepted;
-}
-
 const delivered = async (targetId: string) =>
   Number(
     (
@@ -86,10 +68,10 @@ it('delivers a healthy tenant within 2 s while two others fail, and loses nothin
   const hang = await createWebhookTarget(stack, b, hanging.url);
   const refused = await createWebhookTarget(stack, c, `https://127.0.0.1:${refusedPort}`);
 
-  await send(b, hang.id, 1000);
-  await send(c, refused.id, 1000);
+  await sendMany(stack, b, hang.id, 1000, 32);
+  await sendMany(stack, c, refused.id, 1000, 32);
   await new Promise((r) => setTimeout(r, 1000));
-  const accepted = await send(a, good.id, 200);
+  const accepted = await sendMany(stack, a, good.id, 200, 32);
   await healthy.waitFor(200, 20_000);
 
   const lags = [...accepted].map(([id, at]) => {

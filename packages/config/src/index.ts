@@ -166,6 +166,14 @@ const workerSchemas = {
 };
 
 export type ApiConfig = z.output<typeof apiSchema>;
+
+/** The outbound resolver's settings, as the network policy takes them (api and workers). */
+export const outboundDns = (cfg: z.output<typeof dns>) => ({
+  servers: cfg.DNS_SERVERS,
+  timeoutMs: cfg.DNS_TIMEOUT_MS,
+  tries: cfg.DNS_TRIES,
+  maxConcurrent: cfg.DNS_MAX_CONCURRENT,
+});
 export type IngestConfig = z.output<typeof ingestSchema>;
 export type WorkerConfig = z.output<(typeof workerSchemas)[WorkerName]>;
 export type BaseConfig = z.output<typeof base>;

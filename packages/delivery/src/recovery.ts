@@ -3,11 +3,10 @@ import { newId } from '@evds/domain';
 import { createWorker, type Producer, type Redis } from '@evds/queue';
 import type { Logger } from '@evds/runtime';
 import { DelayedError, type Job, type Worker } from 'bullmq';
+import { DEAD_STATES } from './sweeper.ts';
 
 /** The most events one batch (one transaction) replays. */
 export const RECOVERY_BATCH = 100;
-/** Job states that mean "nothing will run this recovery's job": it must be added again. */
-const DEAD_STATES = new Set(['failed', 'completed', 'unknown']);
 
 export interface RecoveryOptions {
   db: Db;

@@ -4,7 +4,7 @@ import { attemptJobId, type Producer } from '@evds/queue';
 const BATCH = 500;
 const MAX_PER_SWEEP = 20_000;
 /** Job states that mean "nothing will run this job": it must be added again. */
-const DEAD_STATES = new Set(['failed', 'completed', 'unknown']);
+export const DEAD_STATES = new Set(['failed', 'completed', 'unknown']);
 
 const kindOf = (item: DueItem) => (item.target_kind === 'a2a' ? 'a2a' : 'webhook');
 

@@ -2,7 +2,7 @@
 // SendMessage) through the shared processor: same attempts, retry schedule, EXPIRED and replay as
 // webhooks. Maintenance (sweeper, retention) runs in the delivery worker and covers a2a items too.
 import { a2aSender, createDiscovery, createNotFoundRefresher } from '@evds/a2a';
-import type { WorkerConfig } from '@evds/config';
+import { outboundDns, type WorkerConfig } from '@evds/config';
 import { createDb, poolStats } from '@evds/db';
 import { createAdmission, createItemConsumer, createProcessor } from '@evds/delivery';
 import { createFlow, flowLimits } from '@evds/flow';
@@ -35,12 +35,7 @@ export function createA2aWorker(cfg: WorkerConfig): Service {
   const policy = createNetPolicy({
     allowCidrs: cfg.NETGUARD_ALLOW_CIDRS,
     testHosts: cfg.NETGUARD_TEST_HOSTS,
-    dns: {
-      servers: cfg.DNS_SERVERS,
-      timeoutMs: cfg.DNS_TIMEOUT_MS,
-      tries: cfg.DNS_TRIES,
-      maxConcurrent: cfg.DNS_MAX_CONCURRENT,
-    },
+    dns: outboundDns(cfg),
   });
   const agent = createGuardedAgent(policy, { maxSockets: cfg.DELIVERY_CONCURRENCY });
   const cardAgent = createGuardedAgent(policy, { keepAlive: false });

@@ -1,6 +1,6 @@
 // The management API: wires config, Postgres, Redis and every feature's routes into one express app.
 import { authRoutes, keyRoutes, orgRoutes } from '@evds/accounts';
-import type { ApiConfig } from '@evds/config';
+import { outboundDns, type ApiConfig } from '@evds/config';
 import { countAutoDisabledTargets, countMailboxBacklog, createDb, poolStats } from '@evds/db';
 import {
   buildOpenApiDocument,
@@ -47,12 +47,7 @@ export function createApiService(cfg: ApiConfig): ApiService {
   const netPolicy = createNetPolicy({
     allowCidrs: cfg.NETGUARD_ALLOW_CIDRS,
     testHosts: cfg.NETGUARD_TEST_HOSTS,
-    dns: {
-      servers: cfg.DNS_SERVERS,
-      timeoutMs: cfg.DNS_TIMEOUT_MS,
-      tries: cfg.DNS_TRIES,
-      maxConcurrent: cfg.DNS_MAX_CONCURRENT,
-    },
+    dns: outboundDns(cfg),
   });
   const logger = createLogger({ level: cfg.LOG_LEVEL, name: 'api' });
   const db = createDb({ url: cfg.DATABASE_URL, poolSize: cfg.DB_POOL_SIZE, applicationName: 'evds-api' });

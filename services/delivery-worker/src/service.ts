@@ -1,6 +1,6 @@
 // The webhook delivery worker: consumes the webhook queue and runs the maintenance schedulers.
 import { createPaymentProcessor, runBillingMoves } from '@evds/billing';
-import type { WorkerConfig } from '@evds/config';
+import { outboundDns, type WorkerConfig } from '@evds/config';
 import { createDb, poolStats } from '@evds/db';
 import {
   createAdmission,
@@ -52,12 +52,7 @@ export function createDeliveryWorker(cfg: WorkerConfig): Service {
     createNetPolicy({
       allowCidrs: cfg.NETGUARD_ALLOW_CIDRS,
       testHosts: cfg.NETGUARD_TEST_HOSTS,
-      dns: {
-        servers: cfg.DNS_SERVERS,
-        timeoutMs: cfg.DNS_TIMEOUT_MS,
-        tries: cfg.DNS_TRIES,
-        maxConcurrent: cfg.DNS_MAX_CONCURRENT,
-      },
+      dns: outboundDns(cfg),
     }),
     {
       maxSockets: cfg.DELIVERY_CONCURRENCY,
