@@ -1,7 +1,13 @@
 #!/usr/bin/env bash
-# The benchmark (about 3 minutes): services as separate processes on this machine; prints a table and
-# writes bench/results/<time>.json. Not part of the test command.
+# The benchmarks (a few minutes each): services as separate processes on this machine; each prints a
+# table and writes bench/results/. Not part of the test command.
+#   ./scripts/bench.sh             throughput, latency, the pgbench ceiling, RSS (bench/run.ts)
+#   ./scripts/bench.sh isolation   a healthy tenant with and without failing tenants (bench/isolation.ts)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/bootstrap.sh
+if [ "${1:-}" = isolation ]; then
+  shift
+  exec node bench/isolation.ts "$@"
+fi
 exec node bench/run.ts "$@"

@@ -105,7 +105,10 @@ const delivery = z.object({
   DELIVERY_CONNECT_TIMEOUT_MS: int.default(3_000),
   /** Attempts in flight at once for one target, across every worker process (held in Redis). */
   TARGET_MAX_IN_FLIGHT: z.coerce.number().int().positive().default(10),
-  /** Attempts in flight at once for one organization's targets together, across every worker process. */
+  /**
+   * Attempts in flight at once for one organization's targets together, across every worker process:
+   * below the deployment's total slots, so one tenant's hanging targets cannot hold them all.
+   */
   ORG_MAX_IN_FLIGHT: z.coerce.number().int().positive().default(25),
   /** Consecutive failed attempts that open a target's circuit (its due deliveries then wait for a probe). */
   CIRCUIT_FAILURE_THRESHOLD: z.coerce.number().int().positive().default(5),

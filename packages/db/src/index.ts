@@ -7,6 +7,8 @@ export * from './repos/api-keys.ts';
 export * from './repos/ingest.ts';
 export * from './repos/delivery.ts';
 export * from './repos/targets.ts';
+export * from './repos/target-secrets.ts';
+export * from './repos/a2a-targets.ts';
 export * from './repos/target-health.ts';
 export * from './repos/events.ts';
 export * from './repos/recoveries.ts';

@@ -16,6 +16,8 @@ export interface Admission {
 }
 
 const jobIdOf = (work: DeliveryWork, job: Job | undefined) => job?.id ?? work.id;
+/** Attempt job ids are the event id, or the event id and "-r<n>" (attemptJobId). */
+const eventIdOfJob = (jobId: string) => jobId.slice(0, 32);
 
 /** The flow control of one delivery queue (webhook or a2a), as the processor uses it. */
 export function createAdmission(deps: {
@@ -28,18 +30,21 @@ export function createAdmission(deps: {
   const { flow, kind } = deps;
   const ref = (work: DeliveryWork) => ({ orgId: work.org_id, targetId: work.target_id });
 
-  // A handed job normally sits delayed; if it is still being parked (its move not yet done) the
-  // promotion fails once, so it is tried again shortly. After that its own wake-up time brings it back.
+  // A handed job normally sits delayed: it is taken out and added again at the head of the waiting
+  // list, so it runs next and uses the slot reserved for it (a promotion would put it behind the whole
+  // backlog, where the reservation lapses). If it is still being parked (its move not done yet) it
+  // cannot be removed; that is tried once more shortly, and after that its own wake-up brings it back.
   const promote = async (h: Handed, tries = 2): Promise<void> => {
     const queueKind = h.kind === 'a2a' ? 'a2a' : 'webhook';
-    const job = await deps.producer.queue(queueKind).getJob(h.jobId);
-    try {
-      await job?.promote();
-    } catch {
-      if (tries > 1) {
-        await new Promise((r) => setTimeout(r, 50));
-        await promote(h, tries - 1);
-      }
+    const removed = await deps.producer
+      .queue(queueKind)
+      .remove(h.jobId)
+      .catch(() => 0);
+    if (removed === 1) {
+      await deps.producer.add(queueKind, h.jobId, { eventId: eventIdOfJob(h.jobId) }, { first: true });
+    } else if (tries > 1) {
+      await new Promise((r) => setTimeout(r, 50));
+      await promote(h, tries - 1);
     }
   };
 

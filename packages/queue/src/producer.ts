@@ -8,7 +8,8 @@ export interface Producer {
     kind: K,
     jobId: string,
     data: JobData<K>,
-    opts?: { delayMs?: number },
+    /** `first`: at the head of the waiting list (runs next), for a job that already waited its turn. */
+    opts?: { delayMs?: number; first?: boolean },
   ): Promise<void>;
   addBulk<K extends JobKind>(kind: K, jobs: { jobId: string; data: JobData<K> }[]): Promise<void>;
   queue(kind: JobKind): Queue;
@@ -44,7 +45,11 @@ export function createProducer(redis: Redis, prefix: string): Producer {
     queue,
     async add(kind, jobId, data, opts = {}) {
       const valid = catalog[kind].schema.parse(data);
-      await queue(kind).add(kind, valid, { jobId, ...(opts.delayMs ? { delay: opts.delayMs } : {}) });
+      await queue(kind).add(kind, valid, {
+        jobId,
+        ...(opts.delayMs ? { delay: opts.delayMs } : {}),
+        ...(opts.first ? { lifo: true } : {}),
+      });
     },
     async addBulk(kind, jobs) {
       if (jobs.length === 0) return;
