@@ -8,7 +8,7 @@ import {
   type Db,
 } from '@evds/db';
 import { AppError, newId, newSessionToken, notFound, unixSeconds } from '@evds/domain';
-import { defineRoute, type RateLimiter, type RouteDef } from '@evds/http';
+import { defineRoute, type RateLimiter, type RouteDef, errorSchema } from '@evds/http';
 import { z } from 'zod';
 import { DUMMY_HASH, verifyPassword } from './passwords.ts';
 import { orgSchema, orgView, userSchema, userView } from './views.ts';
@@ -25,7 +25,6 @@ const loginBody = z.strictObject({
   password: z.string().min(1).max(1024),
 });
 
-const errorSchema = z.object({ error: z.string(), code: z.string() });
 export { errorSchema };
 
 export function authRoutes(deps: AuthRoutesDeps): RouteDef[] {

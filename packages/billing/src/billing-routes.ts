@@ -3,7 +3,7 @@
 // reconciliation the local figures with nulls for the processor's (decisions §7).
 import { getBillingAccount, getOrganization, setProcessorCustomer, type Db } from '@evds/db';
 import { AppError, notFound, PRICE_CENTS_PER_UNIT, UNIT_SIZE, unixOrNull, unixSeconds } from '@evds/domain';
-import { defineRoute, type RouteDef } from '@evds/http';
+import { defineRoute, type RouteDef, errorSchema } from '@evds/http';
 import { z } from 'zod';
 import { localUsage } from './local-usage.ts';
 import type { PaymentProcessor, ProcessorInvoice } from './processor.ts';
@@ -20,7 +20,6 @@ export interface BillingRouteDeps {
 }
 
 const INVOICE_LIMIT = 12;
-const errorSchema = z.object({ error: z.string(), code: z.string() });
 const disabled503 = { description: 'live billing is disabled (billing_disabled)', schema: errorSchema };
 
 const refuseWhileDisabled = (p: PaymentProcessor) => {

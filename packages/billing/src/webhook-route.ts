@@ -4,13 +4,12 @@
 // the processor's own invoice list decides, so events arriving late or out of order cannot mislead it.
 import { findBillingAccountByCustomer } from '@evds/db';
 import { AppError } from '@evds/domain';
-import { defineRoute, type RouteDef } from '@evds/http';
+import { defineRoute, type RouteDef, errorSchema } from '@evds/http';
 import { z } from 'zod';
 import type { BillingRouteDeps } from './billing-routes.ts';
 import { BILLING_SIGNATURE_HEADER, verifyBillingSignature } from './signature.ts';
 import { evaluateBillingAccount } from './task.ts';
 
-const errorSchema = z.object({ error: z.string(), code: z.string() });
 const event = z.looseObject({ type: z.string().max(200), customer_id: z.string().max(200).optional() });
 
 export function webhookRoute(deps: BillingRouteDeps): RouteDef {

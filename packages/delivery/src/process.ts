@@ -62,18 +62,21 @@ export function createProcessor(deps: ProcessorDeps) {
     const rows = new Map((await loadDeliveryWorkMany(deps.db, ids)).map((w) => [w.id, w]));
     return ids.map((id) => rows.get(id));
   }, batching);
-  // The targets' health follows each batch of attempts (one statement, writing only rows that change);
-  // a failure there is logged, never a reason to make the attempts again.
+  // The targets' health follows each batch of attempts (one statement, writing only rows that change),
+  // alongside the attempt records rather than after them; a failure there is logged, never a reason to
+  // make the attempts again.
   const records = createBatcher<AttemptRecord, boolean>(async (rs) => {
-    const moved = await recordAttempts(deps.db, rs);
-    await noteAttemptOutcomes(
-      deps.db,
-      rs.map((r) => ({
-        targetId: r.attempt.target_id,
-        at: r.attempt.attempted_at,
-        ok: r.outcome.status === 'DELIVERED',
-      })),
-    ).catch((err: unknown) => deps.logger.warn({ err }, 'could not note target health'));
+    const [moved] = await Promise.all([
+      recordAttempts(deps.db, rs),
+      noteAttemptOutcomes(
+        deps.db,
+        rs.map((r) => ({
+          targetId: r.attempt.target_id,
+          at: r.attempt.attempted_at,
+          ok: r.outcome.status === 'DELIVERED',
+        })),
+      ).catch((err: unknown) => deps.logger.warn({ err }, 'could not note target health')),
+    ]);
     return moved;
   }, batching);
 

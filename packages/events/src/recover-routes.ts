@@ -3,7 +3,7 @@
 // itself. A recovery is a record like any other but events: its timestamps are Unix seconds.
 import { createRecovery, getRecovery, type Db, type Recovery } from '@evds/db';
 import { AppError, eventStatuses, newId, notFound, unixOrNull, unixSeconds } from '@evds/domain';
-import { type RouteDef, defineRoute, idParams } from '@evds/http';
+import { type RouteDef, defineRoute, idParams, errorSchema } from '@evds/http';
 import type { Producer } from '@evds/queue';
 import { z } from 'zod';
 
@@ -25,8 +25,6 @@ const recoverInput = z.strictObject({
     .optional()
     .describe('event statuses to replay; default ["FAILED", "EXPIRED"]'),
 });
-
-const errorSchema = z.object({ error: z.string(), code: z.string() });
 
 export const recoverySchema = z.object({
   id: z.string(),

@@ -31,6 +31,9 @@ function viewOf(values: (string | null)[]): CircuitView {
   };
 }
 
+/** The circuit of a target with nothing stored: closed, no failures, no times (never attempted, or flushed). */
+export const CLOSED_CIRCUIT: CircuitView = viewOf([]);
+
 /** The circuits of these targets, in one round trip; a target never attempted reads closed with no times. */
 export async function readCircuits(
   redis: Redis,

@@ -3,6 +3,10 @@ import { AppError } from '@evds/domain';
 import type { Logger } from 'pino';
 import { isRedisUnavailable } from '@evds/queue';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { z } from 'zod';
+
+/** The body of every error answer (decisions §3), as the error handler below writes it. */
+export const errorSchema = z.object({ error: z.string(), code: z.string() });
 
 export const notFoundHandler: RequestHandler = (_req, _res, next) => {
   next(new AppError('not_found', 'route not found'));

@@ -1,10 +1,15 @@
 import { AppError } from '@evds/domain';
-import { type DocumentedRoute, type Reply, type RouteDef, defineRoute, idParam } from '@evds/http';
+import {
+  type DocumentedRoute,
+  type Reply,
+  type RouteDef,
+  defineRoute,
+  idParam,
+  errorSchema,
+} from '@evds/http';
 import type { Request } from 'express';
 import { z } from 'zod';
 import { acceptItem, type IngestDeps, type IngestRequest, type IngestResult } from './accept.ts';
-
-const errorSchema = z.object({ error: z.string(), code: z.string() });
 
 const header = (req: Request, name: string): string | undefined => {
   const v = req.headers[name];

@@ -4,7 +4,7 @@
 // ("not known now") rather than a guess, since a closed circuit would claim deliveries are flowing.
 import type { PublicTarget } from '@evds/db';
 import { unixOrNull } from '@evds/domain';
-import { readCircuits, resetCircuit, type CircuitView } from '@evds/flow';
+import { CLOSED_CIRCUIT, readCircuits, resetCircuit, type CircuitView } from '@evds/flow';
 import type { Redis } from '@evds/queue';
 import { z } from 'zod';
 
@@ -40,14 +40,7 @@ export const disabledReasonSchema = z
   );
 
 /** The circuit of a target created a moment ago: nothing was ever attempted, so none is stored. */
-export const NEW_TARGET_CIRCUIT: CircuitView = {
-  state: 'closed',
-  consecutiveFailures: 0,
-  openedAt: null,
-  nextProbeAt: null,
-  lastSuccessAt: null,
-  lastFailureAt: null,
-};
+export const NEW_TARGET_CIRCUIT: CircuitView = CLOSED_CIRCUIT;
 
 export function healthView(t: PublicTarget, circuit: CircuitView | null): HealthView {
   return {

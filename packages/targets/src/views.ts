@@ -9,7 +9,7 @@ import { disabledReasonSchema, healthSchema, healthView } from './health.ts';
 
 export const SIGNING_SCHEME = 'standard-webhooks-v1';
 
-export const errorSchema = z.object({ error: z.string(), code: z.string() });
+export { errorSchema } from '@evds/http';
 
 export const endpointSchema = z.object({
   id: z.string(),
