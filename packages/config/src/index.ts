@@ -85,6 +85,31 @@ const limits = z.object({
   /** How long a mailbox claim lasts; the holder's claim again extends it (a heartbeat). */
   MAILBOX_LEASE_SECONDS: z.coerce.number().int().positive().default(300),
   PAYLOAD_RETENTION_SECONDS: int.default(30 * 24 * 3600),
+  /** The disabled signup route still counts its callers: per IP, like login. */
+  SIGNUP_RATE_LIMIT: int.default(3),
+  SIGNUP_RATE_WINDOW_SECONDS: int.default(15 * 60),
+  /** Login attempts per IPv6 /64 (beside the per-address limit) and per account, in the login window. */
+  LOGIN_PREFIX_RATE_LIMIT: int.default(20),
+  LOGIN_ACCOUNT_RATE_LIMIT: int.default(10),
+  /** Failed authentications (401) per client IP on the API and ingest; beyond, 429 without a lookup. */
+  AUTH_FAILURE_LIMIT: int.default(30),
+  AUTH_FAILURE_WINDOW_SECONDS: int.default(60),
+});
+
+/** Bounds on what one caller may cost the API's database and memory. */
+const apiLimits = z.object({
+  /** Requests per credential (API key or session) on the management API, sliding window. */
+  API_RATE_LIMIT: int.default(1200),
+  API_RATE_WINDOW_SECONDS: int.default(60),
+  /** Targets (of every kind) per workspace; creating one more answers 409. */
+  TARGETS_PER_ORG: int.default(1000),
+  /** A mailbox page stops adding messages once their payloads reach this many bytes (one always fits). */
+  MAILBOX_PAGE_MAX_BYTES: int.default(1024 * 1024),
+});
+
+/** Any one SQL statement of a request is cancelled after this (the request answers 503, never hangs). */
+const statements = z.object({
+  DB_STATEMENT_TIMEOUT_MS: int.default(5_000),
 });
 
 const delivery = z.object({
@@ -148,6 +173,8 @@ const apiSchema = base
   .extend(limits.shape)
   .extend(billing.shape)
   .extend(dns.shape)
+  .extend(apiLimits.shape)
+  .extend(statements.shape)
   .extend(metrics(metricsPortDefaults.api).shape)
   .extend({
     PORT: int.default(3000),
@@ -156,6 +183,7 @@ const apiSchema = base
 const ingestSchema = base
   .extend(httpServer.shape)
   .extend(limits.shape)
+  .extend(statements.shape)
   .extend(metrics(metricsPortDefaults.ingest).shape)
   .extend({
     PORT: int.default(3001),
