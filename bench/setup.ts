@@ -100,7 +100,7 @@ export async function insertWebhookTarget(
       name,
       description: null,
       url,
-      signing_secret: bench.box.seal(newSigningSecret()),
+      signing_secret: bench.box.seal(newSigningSecret(), { id, column: 'signing_secret' }),
       previous_signing_secret: null,
       inbound_secret: null,
       agent_card_url: null,

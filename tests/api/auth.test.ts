@@ -9,7 +9,7 @@ let api: TestApi;
 let ws: TestWorkspace;
 
 beforeAll(async () => {
-  api = await startTestApi({ LOGIN_RATE_LIMIT: '1000' });
+  api = await startTestApi({ LOGIN_RATE_LIMIT: '1000', LOGIN_ACCOUNT_RATE_LIMIT: '1000' });
   ws = await seedWorkspace(api.database.db);
 });
 afterAll(() => api.stop());

@@ -77,8 +77,14 @@ async function newEndpoint(extra: Record<string, unknown> = {}): Promise<{ id: s
   return r.body;
 }
 
-/** Opens an envelope written by the API with the test's own code: the stored format is the contract. */
-function openEnvelope(envelope: string): string {
+/**
+ * Opens an envelope written by the API with the test's own code: the stored format is the contract,
+ * bound to the target id and the column's purpose.
+ */
+function openEnvelope(
+  envelope: string,
+  at: { id: string; column: 'signing_secret' | 'inbound_secret' },
+): string {
   const keys = new Map(
     (api.env.ENCRYPTION_KEYS ?? '').split(',').map((e) => {
       const [kid = '', b64 = ''] = e.split(':');
@@ -89,7 +95,9 @@ function openEnvelope(envelope: string): string {
   const key = keys.get(kid);
   if (!key) throw new Error(`no key ${kid}`);
   const d = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
-  d.setAAD(Buffer.from(`${version}.${kid}`));
+  d.setAAD(
+    Buffer.from(`${version}.${kid}.${at.column === 'inbound_secret' ? 'inbound' : 'signing'}.${at.id}`),
+  );
   d.setAuthTag(Buffer.from(tag, 'base64url'));
   return Buffer.concat([d.update(Buffer.from(ct, 'base64url')), d.final()]).toString('utf8');
 }
@@ -143,9 +151,9 @@ describe('create and read', () => {
   it('stores the signing secret only as an encrypted envelope', async () => {
     const { id, secret } = await newEndpoint();
     const stored = await row(id);
-    expect(stored.signing_secret).toMatch(/^v1\.test1\.[\w-]+\.[\w-]+\.[\w-]+$/);
+    expect(stored.signing_secret).toMatch(/^v2\.test1\.[\w-]+\.[\w-]+\.[\w-]+$/);
     expect(stored.signing_secret).not.toContain(secret);
-    expect(openEnvelope(stored.signing_secret ?? '')).toBe(secret);
+    expect(openEnvelope(stored.signing_secret ?? '', { id, column: 'signing_secret' })).toBe(secret);
     expect(stored.previous_signing_secret).toBeNull();
   });
 
@@ -250,9 +258,9 @@ describe('inbound signature verification', () => {
     expect(on.body.endpoint.verify_inbound_signatures).toBe(true);
 
     const stored = await row(id);
-    expect(stored.inbound_secret).toMatch(/^v1\.test1\./);
+    expect(stored.inbound_secret).toMatch(/^v2\.test1\./);
     expect(stored.inbound_secret).not.toContain(inbound);
-    expect(openEnvelope(stored.inbound_secret ?? '')).toBe(inbound);
+    expect(openEnvelope(stored.inbound_secret ?? '', { id, column: 'inbound_secret' })).toBe(inbound);
     expect(await getInboundSecret(api.database.db, ws.orgId, id, { open: openEnvelope })).toBe(inbound);
 
     const read = await get(ws.apiKey, id);

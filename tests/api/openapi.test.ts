@@ -38,7 +38,15 @@ async function expectValid(doc: unknown) {
 describe('the account routes', () => {
   // Building the lists only captures their dependencies; nothing here touches them.
   const routes = [
-    ...authRoutes({ db: {} as never, loginLimiter: {} as never, sessionTtlSeconds: 1, sessionsPerUser: 1 }),
+    ...authRoutes({
+      db: {} as never,
+      loginLimiter: {} as never,
+      loginPrefixLimiter: {} as never,
+      loginAccountLimiter: {} as never,
+      signupLimiter: {} as never,
+      sessionTtlSeconds: 1,
+      sessionsPerUser: 1,
+    }),
     ...orgRoutes({ db: {} as never }),
     ...keyRoutes({ db: {} as never, keysPerOrg: 1 }),
   ];

@@ -90,12 +90,13 @@ const opener = (encryptionKeys: string) => {
     }),
   );
   return {
-    open(envelope: string): string {
+    open(envelope: string, at: { id: string }): string {
       const [version = '', kid = '', iv = '', tag = '', ct = ''] = envelope.split('.');
       const key = keys.get(kid);
       if (!key) throw new Error(`no key ${kid}`);
       const d = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
-      d.setAAD(Buffer.from(`${version}.${kid}`));
+      // Bound to the target; only signing secrets are opened here (both columns have that purpose).
+      d.setAAD(Buffer.from(`${version}.${kid}.signing.${at.id}`));
       d.setAuthTag(Buffer.from(tag, 'base64url'));
       return Buffer.concat([d.update(Buffer.from(ct, 'base64url')), d.final()]).toString('utf8');
     },
@@ -261,7 +262,7 @@ describe('list, update and delete', () => {
     expect(ids).not.toContain(theirs.body.target.id);
     expect(r.body.targets.find((t) => t.id === box)).not.toHaveProperty('url');
     expect(r.text).not.toContain(hook.secret);
-    expect(r.text).not.toMatch(/"secret"|"signing_secret"|"previous_signing_secret"|v1\.test1\./);
+    expect(r.text).not.toMatch(/"secret"|"signing_secret"|"previous_signing_secret"|v2\.test1\./);
   });
 
   it('changes only the fields sent, on every kind', async () => {
@@ -401,7 +402,7 @@ describe('signing-secret rotation', () => {
 
     const stored = await secretColumns(id);
     for (const column of [stored.signing_secret, stored.previous_signing_secret]) {
-      expect(column).toMatch(/^v1\.test1\.[\w-]+\.[\w-]+\.[\w-]+$/);
+      expect(column).toMatch(/^v2\.test1\.[\w-]+\.[\w-]+\.[\w-]+$/);
       expect(column).not.toContain(first);
       expect(column).not.toContain(second);
       expect(column).not.toContain(first.slice(6, 20));
@@ -473,8 +474,8 @@ describe('signing-secret rotation', () => {
       });
       expect(r.status).toBe(200);
       const stored = await secretColumns(id);
-      expect(stored.signing_secret).toMatch(/^v1\.test2\./);
-      expect(stored.previous_signing_secret).toMatch(/^v1\.test1\./);
+      expect(stored.signing_secret).toMatch(/^v2\.test2\./);
+      expect(stored.previous_signing_secret).toMatch(/^v2\.test1\./);
       expect(
         await getSigningSecrets(api.database.db, ws.orgId, id, opener(rotated.env.ENCRYPTION_KEYS ?? '')),
       ).toEqual({ current: r.body.secret, previous: old });

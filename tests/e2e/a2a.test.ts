@@ -290,7 +290,7 @@ describe('an a2a item', () => {
       .where('id', '=', target.id)
       .executeTakeFirstOrThrow();
     expect(row.a2a_auth_type).toBe('bearer');
-    expect(row.a2a_auth_token).toMatch(/^v1\./);
+    expect(row.a2a_auth_token).toMatch(/^v2\./);
     expect(row.a2a_auth_token).not.toContain('agent-token-7f3a');
 
     const usageBefore = await usageCount(stack, ws.orgId);

@@ -97,19 +97,21 @@ it('re-seals every stored secret under the new key, after which the old key can 
   const gone = await createWebhookTarget(stack, ws, `${receiver.url}/gone`);
   await stack.db
     .updateTable('targets')
-    .set({ a2a_auth_token: createSecretBox(oldKey).seal('agent-token') })
+    .set({
+      a2a_auth_token: createSecretBox(oldKey).seal('agent-token', { id: gone.id, column: 'a2a_auth_token' }),
+    })
     .where('id', '=', gone.id)
     .execute();
   await stack.api(`/api/v1/targets/${gone.id}`, { method: 'DELETE', key: ws.apiKey });
   expect(await sealedValues()).toHaveLength(5);
-  expect((await sealedValues()).every((v) => v.startsWith('v1.old.'))).toBe(true);
+  expect((await sealedValues()).every((v) => v.startsWith('v2.old.'))).toBe(true);
 
   // Step 1-2: every replica gets the new key first, the old one still listed.
   await redeploy(`${newKey},${oldKey}`);
   const dry = admin(`${newKey},${oldKey}`, '--dry-run', '--json');
   expect(dry.status).toBe(0);
   expect(JSON.parse(dry.stdout)).toMatchObject({ scanned: 5, resealed: 5, unreadable: 0 });
-  expect((await sealedValues()).every((v) => v.startsWith('v1.old.'))).toBe(true);
+  expect((await sealedValues()).every((v) => v.startsWith('v2.old.'))).toBe(true);
 
   // Step 3: re-seal; a second run has nothing left to do.
   const run = admin(`${newKey},${oldKey}`, '--json');
@@ -117,11 +119,12 @@ it('re-seals every stored secret under the new key, after which the old key can 
   expect(JSON.parse(run.stdout)).toEqual({
     scanned: 5,
     resealed: 5,
+    unbound: 0,
     skipped: 0,
     unreadable: 0,
     currentKeyId: 'new',
   });
-  expect((await sealedValues()).every((v) => v.startsWith('v1.new.'))).toBe(true);
+  expect((await sealedValues()).every((v) => v.startsWith('v2.new.'))).toBe(true);
   expect(JSON.parse(admin(`${newKey},${oldKey}`, '--json').stdout)).toMatchObject({ resealed: 0 });
 
   // Step 4: the old key is dropped; signing and inbound verification still work.

@@ -291,7 +291,7 @@ describe('tenancy and input', () => {
     const other = (await createWebhookTarget(stack, ws, `${receiver.url}/input2`)).id;
     const path = `/api/v1/targets/${other}`;
     await stack.api(path, { method: 'PATCH', key: ws.apiKey, body: { enabled: false } });
-    expect(await answer(other, { since: 0 })).toEqual([409, 'conflict']);
+    expect(await answer(other, { since: 0 })).toEqual([409, 'target_disabled']);
     await stack.api(path, { method: 'DELETE', key: ws.apiKey });
     expect(await answer(other, { since: 0 })).toEqual([409, 'conflict']);
   });

@@ -33,7 +33,13 @@ let dead: { unknownKey: string; revokedKey: string; expiredSession: string; logg
 
 beforeAll(async () => {
   // Generous account limits: the matrix logs in and creates keys far more often than a person would.
-  api = await startTestApi({ LOGIN_RATE_LIMIT: '1000', SESSIONS_PER_USER: '1000', API_KEYS_PER_ORG: '100' });
+  api = await startTestApi({
+    LOGIN_RATE_LIMIT: '1000',
+    LOGIN_ACCOUNT_RATE_LIMIT: '1000',
+    SIGNUP_RATE_LIMIT: '1000',
+    SESSIONS_PER_USER: '1000',
+    API_KEYS_PER_ORG: '100',
+  });
   ingestService = createIngestService(loadIngestConfig(api.env));
   await ingestService.start();
   ingest = client(`http://127.0.0.1:${ingestService.port()}`);

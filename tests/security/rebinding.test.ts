@@ -2,8 +2,10 @@
 // a webhook target whose host name resolved to a public address when the API accepted it, and
 // resolves to loopback by the time the delivery worker sends (DNS rebinding), is refused when the
 // worker connects: the event ends FAILED at once (no retries), its attempt and final_reason give the
-// network policy's reason, and nothing ever connects to the address the name now points at. The name's
-// answers come from NETGUARD_TEST_HOSTS, a test-only hook that production configuration refuses.
+// network policy's reason, and nothing ever connects to the address the name now points at. Neither
+// that reason nor the API's 422 for a name that resolves to a private address names the address (the
+// caller learns the name was refused, not what the operator's network looks like); the services' logs
+// do. The names' answers come from NETGUARD_TEST_HOSTS, a test-only hook that production refuses.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { loadApiConfig, loadWorkerConfig } from '@evds/config';
@@ -13,6 +15,9 @@ import { waitForStatus } from '../e2e/helpers.ts';
 const HOST = 'hook.rebinding.example';
 /** Public, and never connected to: only the API resolves the name while it points here, and it does not connect. */
 const PUBLIC_IP = '93.184.215.14';
+/** A name that points into the private network from the start. */
+const EVIL = 'evil.test';
+const EVIL_IP = '10.1.2.3';
 
 let stack: Stack;
 let ws: TestWorkspace;
@@ -31,7 +36,7 @@ beforeAll(async () => {
   // Loopback is not allowed here (NETGUARD_ALLOW_CIDRS empty), as in production.
   stack = await startStack({
     services: ['api', 'ingest', 'delivery-worker'],
-    env: { NETGUARD_ALLOW_CIDRS: '', NETGUARD_TEST_HOSTS: `${HOST}=${PUBLIC_IP}` },
+    env: { NETGUARD_ALLOW_CIDRS: '', NETGUARD_TEST_HOSTS: `${HOST}=${PUBLIC_IP},${EVIL}=${EVIL_IP}` },
   });
   ws = await seedWorkspace(stack.db);
 });
@@ -39,6 +44,50 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.stop();
   await new Promise((resolve) => trap?.close(resolve));
+});
+
+/** The log lines a service wrote about refused host names. */
+const refusalLogs = (service: 'api' | 'delivery-worker') =>
+  (stack.processes.get(service)?.logs ?? []).filter((l) => l.msg === 'network policy refused a host name');
+
+describe('a host name that resolves to a private address when the target is created', () => {
+  const reason = `url: refused by the network policy: host ${EVIL} resolves to a non-public address`;
+
+  it.each([
+    ['an endpoint', '/api/v1/endpoints', { name: 'evil', url: `https://${EVIL}/hook` }],
+    ['a webhook target', '/api/v1/targets', { kind: 'webhook', name: 'evil', url: `https://${EVIL}/hook` }],
+  ])('refuses %s with 422 and a reason that does not name the address', async (_what, path, body) => {
+    const r = await stack.api<{ code: string; error: string }>(path, { key: ws.apiKey, body });
+    expect(r.status).toBe(422);
+    expect(r.body).toMatchObject({ code: 'url_refused', error: reason });
+    expect(JSON.stringify(r.body)).not.toContain(EVIL_IP);
+  });
+
+  it('refuses an Agent Card URL on that name the same way', async () => {
+    const r = await stack.api<{ code: string; error: string }>('/api/v1/targets', {
+      key: ws.apiKey,
+      body: {
+        kind: 'a2a',
+        name: 'evil',
+        agent_card_url: `https://${EVIL}/card.json`,
+        auth: { type: 'none' },
+      },
+    });
+    expect(r.status).toBe(422);
+    expect(r.body.code).toBe('url_refused');
+    expect(r.body.error).toContain(`host ${EVIL} resolves to a non-public address`);
+    expect(JSON.stringify(r.body)).not.toContain(EVIL_IP);
+  });
+
+  it('leaves the address in the API log', () => {
+    expect(refusalLogs('api')).toContainEqual(
+      expect.objectContaining({
+        host: EVIL,
+        address: EVIL_IP,
+        reason: `address ${EVIL_IP} is not public (private)`,
+      }),
+    );
+  });
 });
 
 describe('a host name that rebinds to loopback after the target was created', () => {
@@ -63,11 +112,16 @@ describe('a host name that rebinds to loopback after the target was created', ()
     expect(accepted.status).toBe(202);
 
     const event = await waitForStatus(stack, ws, accepted.body.id, 'FAILED');
-    const reason = `host ${HOST}: address 127.0.0.1 is not public (loopback)`;
+    const reason = `host ${HOST} resolves to a non-public address`;
     expect(event.final_reason).toContain(reason);
     expect(event.delivery_attempts).toHaveLength(1);
     expect(event.delivery_attempts[0]).toMatchObject({ status_code: null, response_body: null });
     expect(event.delivery_attempts[0]?.error).toContain(reason);
+    // What the sender learns from the delivery log stops at the name; the worker's own log has the address.
+    expect(JSON.stringify([event.final_reason, event.delivery_attempts])).not.toContain('127.0.0.1');
+    expect(refusalLogs('delivery-worker')).toContainEqual(
+      expect.objectContaining({ host: HOST, address: '127.0.0.1' }),
+    );
     // Long enough for a retry, had the refusal been taken for a passing network error.
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const later = await waitForStatus(stack, ws, accepted.body.id, 'FAILED');

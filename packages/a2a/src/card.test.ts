@@ -1,10 +1,17 @@
 // Proves the Agent Card rules without a network: parsing (JSON object, BOM tolerated), the interface
 // choice (first HTTP+JSON 1.x entry, binding compared case-insensitively, https only, the policy asked,
 // tenant kept), pre-1.0 cards named as such, reasons that say what each entry lacked, auth warnings,
-// and the message:send URL (no trailing slash, tenant as a path segment).
+// and the message:send URL (no trailing slash, tenant as a path segment). A hostile card (a URL of a
+// megabyte, 10,000 interfaces, a huge binding) is answered at once with a short reason.
 import { describe, expect, it } from '@jest/globals';
-import type { UrlCheck } from '@evds/netguard';
-import { authWarnings, chooseInterface, messageSendUrl, parseAgentCard } from './card.ts';
+import { createNetPolicy, MAX_URL_LENGTH, type UrlCheck } from '@evds/netguard';
+import {
+  authWarnings,
+  chooseInterface,
+  MAX_CARD_INTERFACES,
+  messageSendUrl,
+  parseAgentCard,
+} from './card.ts';
 
 const allowAll = (raw: string): Promise<UrlCheck> => Promise.resolve({ ok: true, url: new URL(raw) });
 const refuse10 = async (raw: string): Promise<UrlCheck> =>
@@ -122,6 +129,82 @@ describe('chooseInterface', () => {
   });
 });
 
+describe('chooseInterface on a hostile card', () => {
+  /** The real policy; the card's names answer from its host table (a private address), never DNS. */
+  const counted = () => {
+    const policy = createNetPolicy({ allowCidrs: [], testHosts: { 'agent.example': ['10.1.2.3'] } });
+    const calls: string[] = [];
+    const checkUrl = (url: string) => {
+      calls.push(url);
+      return policy.checkUrl(url);
+    };
+    return { calls, checkUrl };
+  };
+  const timed = async <T>(run: () => Promise<T>): Promise<{ result: T; ms: number }> => {
+    const started = performance.now();
+    const result = await run();
+    return { result, ms: performance.now() - started };
+  };
+  const v1 = { protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' };
+
+  it('refuses an interface URL over the URL length cap without parsing, resolving or quoting it', async () => {
+    const { calls, checkUrl } = counted();
+    const urls = [
+      `https://agent.example/${'/'.repeat(1_000_000)}x`,
+      `https://a${'.'.repeat(1_000_000)}x/`,
+      `https://agent.example/${'a'.repeat(MAX_URL_LENGTH)}`,
+    ];
+    const { result, ms } = await timed(() =>
+      chooseInterface(card(urls.map((url) => ({ url, ...v1 }))), checkUrl),
+    );
+    expect(result).toEqual({
+      ok: false,
+      reason:
+        'the Agent Card has no usable A2A v1 HTTP+JSON interface (#1: url is too long: over 2048 characters; ' +
+        '#2: url is too long: over 2048 characters; #3: url is too long: over 2048 characters)',
+    });
+    expect(calls).toEqual([]);
+    expect(ms).toBeLessThan(100);
+  });
+
+  it('examines the first 32 of 10,000 interfaces and says so', async () => {
+    const { calls, checkUrl } = counted();
+    const entries = Array.from({ length: 10_000 }, (_, i) => ({ url: `https://agent.example/${i}`, ...v1 }));
+    const { result, ms } = await timed(() => chooseInterface(card(entries), checkUrl));
+    expect(calls).toHaveLength(MAX_CARD_INTERFACES);
+    expect(result.ok).toBe(false);
+    const reason = result.ok ? '' : result.reason;
+    expect(reason).toContain(
+      '#32: url https://agent.example/31 is refused by the network policy: ' +
+        'host agent.example resolves to a non-public address',
+    );
+    expect(reason).not.toContain('#33');
+    expect(reason).not.toContain('10.1.2.3');
+    expect(reason).toMatch(/; only the first 32 of 10000 entries are examined\)$/);
+    expect(ms).toBeLessThan(500);
+  });
+
+  it('takes a usable interface that comes after 31 unusable ones, and none after the 32nd', async () => {
+    const usable = { url: 'https://agent.example/a2a', ...v1 };
+    const junk = Array.from({ length: MAX_CARD_INTERFACES - 1 }, () => 'x');
+    const allowAny = (raw: string): Promise<UrlCheck> => Promise.resolve({ ok: true, url: new URL(raw) });
+    expect((await chooseInterface(card([...junk, usable]), allowAny)).ok).toBe(true);
+    expect((await chooseInterface(card([...junk, 'x', usable]), allowAny)).ok).toBe(false);
+  });
+
+  it('quotes at most 200 characters of a field it refuses', async () => {
+    const binding = 'B'.repeat(100_000);
+    const r = await chooseInterface(
+      card([{ url: 'https://a.example/', protocolBinding: binding, protocolVersion: '1.0' }]),
+      allowAll,
+    );
+    expect(r).toEqual({
+      ok: false,
+      reason: `the Agent Card has no usable A2A v1 HTTP+JSON interface (#1: binding ${'B'.repeat(200)}… is not HTTP+JSON)`,
+    });
+  });
+});
+
 describe('authWarnings', () => {
   const secured = {
     securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } } },
@@ -144,5 +227,14 @@ describe('messageSendUrl', () => {
     expect(
       messageSendUrl({ url: 'https://a.example/rest', binding: 'HTTP+JSON', version: '1.0', tenant: 'a b' }),
     ).toBe('https://a.example/rest/a%20b/message:send');
+  });
+
+  it('trims a million slashes at once', () => {
+    const url = `https://a.example/rest${'/'.repeat(1_000_000)}`;
+    const started = performance.now();
+    expect(messageSendUrl({ url, binding: 'HTTP+JSON', version: '1.0' })).toBe(
+      'https://a.example/rest/message:send',
+    );
+    expect(performance.now() - started).toBeLessThan(100);
   });
 });

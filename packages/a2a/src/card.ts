@@ -1,19 +1,29 @@
 // Reading an Agent Card (A2A v1.0, protobuf-JSON) and choosing the interface this service talks to.
 // Lenient about the descriptive fields (real cards omit some of them), strict about the interface
-// used: HTTP+JSON, protocol version 1.x, an https URL that the network policy allows.
+// used: HTTP+JSON, protocol version 1.x, an https URL that the network policy allows. A card is up to
+// 256 KiB of someone else's text, so what is read from it is bounded before it is parsed or echoed.
 import type { A2aInterface } from '@evds/db';
-import type { UrlCheck } from '@evds/netguard';
+import { MAX_URL_LENGTH, trimTrailing, type UrlCheck } from '@evds/netguard';
 
 export type CardParse = { ok: true; card: Record<string, unknown> } | { ok: false; reason: string };
 export type InterfaceChoice = { ok: true; iface: A2aInterface } | { ok: false; reason: string };
 
 const BINDING = 'HTTP+JSON';
 const VERSION_1 = /^1(\.\d+){0,2}$/;
+/**
+ * Entries of `supportedInterfaces` looked at; later ones are ignored. Each costs a DNS lookup, and a
+ * card of 10,000 entries must not hold an API request or a worker for 10,000 of them.
+ */
+export const MAX_CARD_INTERFACES = 32;
+/** How much of a card's text a reason quotes. */
+const ECHO_CHARS = 200;
 /** Fields of a v0.2/v0.3 card that v1.0 replaced with `supportedInterfaces`. */
 const PRE_1_0_FIELDS = ['url', 'preferredTransport', 'additionalInterfaces', 'protocolVersion'] as const;
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const echo = (text: string): string => (text.length > ECHO_CHARS ? `${text.slice(0, ECHO_CHARS)}…` : text);
 
 /** Parses the card's bytes; a leading byte-order mark is tolerated. */
 export function parseAgentCard(bytes: Buffer): CardParse {
@@ -31,7 +41,8 @@ export function parseAgentCard(bytes: Buffer): CardParse {
 
 /**
  * The first `supportedInterfaces` entry this service can use, or a reason naming what each entry
- * lacked. A card without `supportedInterfaces` but with v0.3 fields is called what it is.
+ * lacked. Only the first MAX_CARD_INTERFACES entries are examined (the reason says so when there were
+ * more). A card without `supportedInterfaces` but with v0.3 fields is called what it is.
  */
 export async function chooseInterface(
   card: Record<string, unknown>,
@@ -56,7 +67,7 @@ export async function chooseInterface(
     return { ok: false, reason: 'the Agent Card has no supportedInterfaces' };
 
   const skipped: string[] = [];
-  for (const [i, entry] of entries.entries()) {
+  for (const [i, entry] of entries.slice(0, MAX_CARD_INTERFACES).entries()) {
     const why = await unusable(entry, checkUrl);
     if (typeof why === 'string') {
       skipped.push(`#${i + 1}: ${why}`);
@@ -64,9 +75,13 @@ export async function chooseInterface(
     }
     return { ok: true, iface: why };
   }
+  const unread =
+    entries.length > MAX_CARD_INTERFACES
+      ? `; only the first ${MAX_CARD_INTERFACES} of ${entries.length} entries are examined`
+      : '';
   return {
     ok: false,
-    reason: `the Agent Card has no usable A2A v1 HTTP+JSON interface (${skipped.join('; ')})`,
+    reason: `the Agent Card has no usable A2A v1 HTTP+JSON interface (${skipped.join('; ')}${unread})`,
   };
 }
 
@@ -79,8 +94,9 @@ async function unusable(
   const { url, protocolBinding, protocolVersion, tenant } = entry;
   if (typeof url !== 'string' || typeof protocolBinding !== 'string' || typeof protocolVersion !== 'string')
     return 'url, protocolBinding and protocolVersion must be strings';
-  if (protocolBinding.toUpperCase() !== BINDING) return `binding ${protocolBinding} is not ${BINDING}`;
-  if (!VERSION_1.test(protocolVersion.trim())) return `protocol version ${protocolVersion} is not 1.x`;
+  if (protocolBinding.toUpperCase() !== BINDING) return `binding ${echo(protocolBinding)} is not ${BINDING}`;
+  if (!VERSION_1.test(protocolVersion.trim())) return `protocol version ${echo(protocolVersion)} is not 1.x`;
+  if (url.length > MAX_URL_LENGTH) return `url is too long: over ${MAX_URL_LENGTH} characters`;
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -119,6 +135,6 @@ export function authWarnings(card: Record<string, unknown>, authType: 'none' | '
 
 /** The message:send URL of an interface: no trailing slash, the tenant as a path segment. */
 export function messageSendUrl(iface: A2aInterface): string {
-  const base = iface.url.replace(/\/+$/, '');
+  const base = trimTrailing(iface.url, '/');
   return iface.tenant ? `${base}/${encodeURIComponent(iface.tenant)}/message:send` : `${base}/message:send`;
 }

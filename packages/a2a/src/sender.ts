@@ -4,6 +4,7 @@
 import type { Agent } from 'node:https';
 import type { A2aInterface, DeliveryWork } from '@evds/db';
 import { postJson, type Sender, type SenderResult } from '@evds/delivery';
+import { SecretOpenError } from '@evds/secrets';
 import { messageSendUrl } from './card.ts';
 
 export const A2A_VERSION = '1.0';
@@ -44,7 +45,15 @@ export function a2aSender(opts: A2aSenderOptions): Sender {
     };
     if (work.a2a_auth_type === 'bearer') {
       if (!work.a2a_auth_token) return noAnswer('the target has bearer auth but no stored token');
-      headers.authorization = `Bearer ${secrets.open(work.a2a_auth_token)}`;
+      try {
+        const token = secrets.open(work.a2a_auth_token, { id: work.target_id, column: 'a2a_auth_token' });
+        headers.authorization = `Bearer ${token}`;
+      } catch (err) {
+        // A token that does not open for this target (copied, tampered, dropped key) is never sent.
+        if (err instanceof SecretOpenError)
+          return noAnswer(`not sent: the stored bearer token cannot be used (${err.message})`);
+        throw err;
+      }
     }
     const startedAt = new Date();
     const sent = await postJson(

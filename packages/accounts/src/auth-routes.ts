@@ -5,17 +5,19 @@ import {
   findUserForLogin,
   getOrganization,
   getUser,
+  updatePasswordHash,
   type Db,
+  type User,
 } from '@evds/db';
 import { AppError, newId, newSessionToken, notFound, unixSeconds } from '@evds/domain';
-import { defineRoute, type RateLimiter, type RouteDef, errorSchema } from '@evds/http';
+import { defineRoute, type RouteDef, errorSchema } from '@evds/http';
 import { z } from 'zod';
-import { DUMMY_HASH, verifyPassword } from './passwords.ts';
+import { loginAccountLimit, loginAddressLimit, signupLimit, type AuthLimiters } from './auth-limits.ts';
+import { DUMMY_HASH, hashPassword, needsRehash, verifyPassword } from './passwords.ts';
 import { orgSchema, orgView, userSchema, userView } from './views.ts';
 
-export interface AuthRoutesDeps {
+export interface AuthRoutesDeps extends AuthLimiters {
   db: Db;
-  loginLimiter: RateLimiter;
   sessionTtlSeconds: number;
   sessionsPerUser: number;
 }
@@ -36,7 +38,11 @@ export function authRoutes(deps: AuthRoutesDeps): RouteDef[] {
       auth: 'P',
       tag: 'auth',
       summary: 'Disabled: workspaces are provisioned by the operator',
-      responses: { 403: { description: 'always', schema: errorSchema } },
+      responses: {
+        403: { description: 'always', schema: errorSchema },
+        429: { description: 'more than 3 calls in 15 minutes from this IP', schema: errorSchema },
+      },
+      before: signupLimit(deps),
       handler: () =>
         Promise.reject(
           new AppError('forbidden', 'signup is disabled: workspaces are provisioned by the service operator'),
@@ -55,21 +61,19 @@ export function authRoutes(deps: AuthRoutesDeps): RouteDef[] {
           schema: z.object({ session_token: z.string(), expires_at: z.number().int(), user: userSchema }),
         },
         401: { description: 'wrong email or password', schema: errorSchema },
-        429: { description: 'more than 5 attempts in 15 minutes from this IP', schema: errorSchema },
+        429: {
+          description:
+            'more than 5 attempts in 15 minutes from this IP, or too many from its IPv6 /64 or for this account',
+          schema: errorSchema,
+        },
       },
-      // Every attempt counts, so the limit is taken before the body is even read.
-      before: async (req, _res, next) => {
-        const limit = await deps.loginLimiter.hit(`login:${req.ip ?? 'unknown'}`);
-        if (!limit.allowed)
-          throw new AppError('rate_limited', 'too many login attempts, please try again later', {
-            'Retry-After': String(limit.retryAfterSeconds),
-          });
-        next();
-      },
+      before: loginAddressLimit(deps),
       handler: async ({ body }) => {
+        await loginAccountLimit(deps, body.email);
         const user = await findUserForLogin(db, body.email);
         const ok = await verifyPassword(body.password, user?.password_hash ?? DUMMY_HASH);
         if (!user || !ok) throw new AppError('unauthenticated', 'invalid email or password');
+        await upgradeHash(db, user, body.password);
         const { token, hash } = newSessionToken();
         const expiresAt = new Date(Date.now() + deps.sessionTtlSeconds * 1000);
         await createSession(
@@ -138,4 +142,13 @@ export function authRoutes(deps: AuthRoutesDeps): RouteDef[] {
       },
     }),
   ];
+}
+
+/** Stores a hash under today's parameters once the password is known good, if the stored one is older. */
+async function upgradeHash(db: Db, user: User, password: string): Promise<void> {
+  if (!needsRehash(user.password_hash)) return;
+  await updatePasswordHash(db, user.org_id, user.id, {
+    from: user.password_hash,
+    to: await hashPassword(password),
+  });
 }

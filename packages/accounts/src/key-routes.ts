@@ -59,6 +59,7 @@ export function keyRoutes(deps: { db: Db; keysPerOrg: number }): RouteDef[] {
       method: 'delete',
       path: '/api/v1/keys/:id',
       auth: 'KS',
+      invalidatesIngest: true,
       tag: 'api keys',
       summary: 'Delete an API key (not the last one, nor the one making the request)',
       params: idParams,

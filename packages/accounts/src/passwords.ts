@@ -1,21 +1,43 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
-const PARAMS = { N: 16384, r: 8, p: 1 } as const;
+// N=2^17, r=8: 128 MiB and about a quarter of a second per hash on one core (OWASP's scrypt
+// minimum). Hashes made with older parameters are replaced at the next successful login.
+const PARAMS = { N: 2 ** 17, r: 8, p: 1 } as const;
 const KEYLEN = 32;
+// scrypt needs 128 * N * r bytes (exactly 128 MiB here); Node refuses to start above maxmem.
+const MAXMEM = 256 * 1024 * 1024;
 
-function derive(password: string, salt: Buffer, opts: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) =>
-    scrypt(password.normalize('NFKC'), salt, KEYLEN, { ...opts, maxmem: 64 * 1024 * 1024 }, (err, key) =>
-      err ? reject(err) : resolve(key),
-    ),
-  );
+// Each derivation holds 128 MiB outside the JS heap for its quarter second, and libuv would run four
+// at once: 512 MiB, the API pod's whole memory limit (infra/k8s/api.yaml), reachable by four
+// concurrent logins. The pod has one CPU, so a second derivation at once would not finish any sooner;
+// one at a time per process, the others wait their turn.
+let deriving = false;
+const waiting: (() => void)[] = [];
+
+async function derive(password: string, salt: Buffer, opts: ScryptOptions): Promise<Buffer> {
+  if (deriving) await new Promise<void>((resolve) => waiting.push(resolve));
+  else deriving = true;
+  try {
+    return await new Promise((resolve, reject) =>
+      scrypt(password.normalize('NFKC'), salt, KEYLEN, { ...opts, maxmem: MAXMEM }, (err, key) =>
+        err ? reject(err) : resolve(key),
+      ),
+    );
+  } finally {
+    // The turn passes straight to the next in line, so no newcomer can slip in between.
+    const next = waiting.shift();
+    if (next) next();
+    else deriving = false;
+  }
 }
+
+const encode = (salt: Buffer, hash: Buffer): string =>
+  ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64'), hash.toString('base64')].join('$');
 
 /** "scrypt$N$r$p$salt$hash", base64 parts: the parameters travel with the hash so they can be raised later. */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const hash = await derive(password, salt, PARAMS);
-  return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64'), hash.toString('base64')].join('$');
+  return encode(salt, await derive(password, salt, PARAMS));
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
@@ -30,6 +52,14 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
-/** Checked against when the email is unknown, so both failures take the same time. */
-export const DUMMY_HASH =
-  'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
+/** True when a stored hash was made with other parameters than today's (checked after a good login). */
+export function needsRehash(stored: string): boolean {
+  const [scheme, n, r, p] = stored.split('$');
+  return scheme !== 'scrypt' || Number(n) !== PARAMS.N || Number(r) !== PARAMS.r || Number(p) !== PARAMS.p;
+}
+
+/**
+ * Checked against when the email is unknown, so both failures take the same time: made with the
+ * current parameters (a zero salt and hash no password derives to).
+ */
+export const DUMMY_HASH = encode(Buffer.alloc(16), Buffer.alloc(KEYLEN));

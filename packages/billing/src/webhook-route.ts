@@ -18,6 +18,8 @@ export function webhookRoute(deps: BillingRouteDeps): RouteDef {
     method: 'post',
     path: '/api/v1/billing/webhook',
     auth: 'P',
+    // A signed invoice event may move the organization's billing state, which ingest caches.
+    invalidatesIngest: true,
     tag: 'billing',
     summary:
       'Reserved for the payment processor (not a customer route): a JSON event {type, customer_id} signed in X-Billing-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">',
@@ -49,7 +51,6 @@ export function webhookRoute(deps: BillingRouteDeps): RouteDef {
       if (!type.startsWith('invoice.') || !customer) return { body: { received: true } };
       const account = await findBillingAccountByCustomer(deps.db, customer);
       if (!account) return { body: { received: true } };
-      // A move changes the organization: the API's afterChange hook then tells ingest's caches.
       await evaluateBillingAccount(deps, account, at);
       return { body: { received: true } };
     },

@@ -14,6 +14,12 @@ export interface DbOptions {
   poolSize?: number;
   /** Names the connections in pg_stat_activity. */
   applicationName?: string;
+  /**
+   * Postgres cancels any statement of these connections that runs longer (waiting on a lock included),
+   * so one expensive request cannot hold a pooled connection indefinitely. 0 or absent: no limit (the
+   * workers' maintenance statements may rightly take long).
+   */
+  statementTimeoutMs?: number;
 }
 
 export function createDb(opts: DbOptions): Db {
@@ -23,6 +29,8 @@ export function createDb(opts: DbOptions): Db {
     application_name: opts.applicationName ?? 'evds',
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
+    // Sent in the startup packet: set on every connection before its first statement, with no extra round trip.
+    ...(opts.statementTimeoutMs ? { statement_timeout: opts.statementTimeoutMs } : {}),
   });
   // An idle client that loses its server emits here; without a listener the process would crash.
   pool.on('error', () => {});
@@ -84,6 +92,13 @@ export function isDbUnavailable(err: unknown): boolean {
     err.message,
   );
 }
+
+/**
+ * Postgres query_canceled: statement_timeout fired (or an operator cancelled the statement). The
+ * database is up but this request asked too much of it now: answered 503 with Retry-After, not 500.
+ */
+export const isStatementTimeout = (err: unknown): boolean =>
+  err instanceof Error && (err as { code?: string }).code === '57014';
 
 /** Postgres unique_violation. */
 export const isUniqueViolation = (err: unknown): boolean => (err as { code?: string }).code === '23505';

@@ -13,5 +13,6 @@ export * from './repos/target-health.ts';
 export * from './repos/events.ts';
 export * from './repos/recoveries.ts';
 export * from './repos/mailbox.ts';
+export * from './repos/mailbox-maintenance.ts';
 export * from './repos/usage.ts';
 export * from './repos/billing.ts';

@@ -17,6 +17,7 @@ export const errorStatus = {
   idempotency_conflict: 409,
   last_key: 409,
   key_limit: 409,
+  target_limit: 409,
   key_in_use: 409,
   gone: 410,
   payload_too_large: 413,
@@ -48,3 +49,13 @@ export class AppError extends Error {
 }
 
 export const notFound = (what = 'resource'): AppError => new AppError('not_found', `${what} not found`);
+
+/** Billing pending or suspended: every route that puts items into a pipeline answers this, word for word. */
+export const billingBlocked = (): AppError =>
+  new AppError('payment_required', 'ingestion is blocked while billing is pending or suspended');
+
+/** A target's ingest window is full (ingestion, replay and recover share it; the contract's message). */
+export const windowFull = (retryAfterSeconds: number): AppError =>
+  new AppError('rate_limited', 'rate limit exceeded for this endpoint', {
+    'Retry-After': String(retryAfterSeconds),
+  });

@@ -2,10 +2,20 @@
 // given statuses, exactly as POST /api/v1/events/:id/replay would, as a background job that paces
 // itself. A recovery is a record like any other but events: its timestamps are Unix seconds.
 import { createRecovery, getRecovery, type Db, type Recovery } from '@evds/db';
-import { AppError, eventStatuses, newId, notFound, unixOrNull, unixSeconds } from '@evds/domain';
+import {
+  AppError,
+  billingBlocked,
+  eventStatuses,
+  newId,
+  notFound,
+  unixOrNull,
+  unixSeconds,
+  windowFull,
+} from '@evds/domain';
 import { type RouteDef, defineRoute, idParams, errorSchema } from '@evds/http';
 import type { Producer } from '@evds/queue';
 import { z } from 'zod';
+import { targetWindow, type SendGateDeps } from './gates.ts';
 
 /** Settled states only: an event still QUEUED or RETRYING is in flight, a REPLAYED one was replayed. */
 const recoverable = ['FAILED', 'EXPIRED', 'DELIVERED'] as const;
@@ -56,8 +66,9 @@ export const recoveryView = (r: Recovery): z.infer<typeof recoverySchema> => ({
   finished_at: unixOrNull(r.finished_at),
 });
 
-export function recoverRoutes(deps: { db: Db; producer: Producer }): RouteDef[] {
+export function recoverRoutes(deps: { db: Db; producer: Producer } & SendGateDeps): RouteDef[] {
   const { db } = deps;
+  const admit = targetWindow(deps);
   return [
     defineRoute({
       method: 'post',
@@ -65,7 +76,9 @@ export function recoverRoutes(deps: { db: Db; producer: Producer }): RouteDef[] 
       auth: 'KS',
       tag: 'events',
       summary:
-        'Replay in the background, each once and as a single replay would, the events of a target created in [since, until) with the given statuses',
+        'Replay in the background, each once and as a single replay would, the events of a target created in [since, until) with the given statuses. ' +
+        "Gated as ingestion is: billing, the target's state, and the target's ingest window, in which the request counts once. " +
+        'A recovery running when the workspace becomes billing-blocked stops, failed, with a failure_reason saying so',
       params: idParams,
       body: recoverInput,
       responses: {
@@ -75,8 +88,17 @@ export function recoverRoutes(deps: { db: Db; producer: Producer }): RouteDef[] 
             'a body that fails the schema (the message names the field), since not before until, or a mailbox target (wrong_target_kind)',
           schema: errorSchema,
         },
+        402: { description: 'billing pending or suspended (as for ingestion)', schema: errorSchema },
         404: { description: 'no such target in this organization', schema: errorSchema },
-        409: { description: 'the target is deleted or disabled', schema: errorSchema },
+        409: {
+          description: 'the target is disabled (target_disabled, as for ingestion) or deleted',
+          schema: errorSchema,
+        },
+        429: {
+          description:
+            "the target's ingest window is full (shared with ingestion); Retry-After says when to try again",
+          schema: errorSchema,
+        },
       },
       handler: async ({ auth, params, body, req }) => {
         const now = Math.ceil(Date.now() / 1000);
@@ -88,21 +110,32 @@ export function recoverRoutes(deps: { db: Db; producer: Producer }): RouteDef[] 
               ? 'since: must be before the time of the request'
               : 'until: must be after since',
           );
-        const r = await createRecovery(db, auth.orgId, {
-          id: newId(),
-          targetId: params.id,
-          since: new Date(body.since * 1000),
-          until: new Date(until * 1000),
-          statuses: body.statuses ?? ['FAILED', 'EXPIRED'],
-          requestId: req.id,
-        });
+        const r = await createRecovery(
+          db,
+          auth.orgId,
+          {
+            id: newId(),
+            targetId: params.id,
+            since: new Date(body.since * 1000),
+            until: new Date(until * 1000),
+            statuses: body.statuses ?? ['FAILED', 'EXPIRED'],
+            requestId: req.id,
+          },
+          admit,
+        );
         switch (r.outcome) {
           case 'not_found':
             throw notFound('target');
           case 'wrong_kind':
             throw new AppError('wrong_target_kind', 'a mailbox target has no deliveries to recover');
+          case 'billing_blocked':
+            throw billingBlocked();
+          case 'target_disabled':
+            throw new AppError('target_disabled', 'the target is disabled');
           case 'target_unavailable':
             throw new AppError('conflict', r.reason);
+          case 'rate_limited':
+            throw windowFull(r.retryAfterSeconds);
           case 'created':
             await deps.producer.add('recovery', r.recovery.id, { recoveryId: r.recovery.id }).catch(() => {
               // Committed already; the sweeper adds the job of a running recovery that has none.

@@ -7,11 +7,12 @@ import {
   replayEvent,
   type Db,
 } from '@evds/db';
-import { AppError, eventStatuses, newId, notFound } from '@evds/domain';
-import { type RouteDef, defineRoute, idParams, queryInt } from '@evds/http';
+import { AppError, billingBlocked, eventStatuses, newId, notFound, windowFull } from '@evds/domain';
+import { type RouteDef, defineRoute, errorSchema, idParams, queryInt } from '@evds/http';
 import type { Producer } from '@evds/queue';
 import { z } from 'zod';
 import { eventDetailSchema, eventSummarySchema, summaryView, detailJson } from './views.ts';
+import { targetWindow, type SendGateDeps } from './gates.ts';
 
 const listQuery = z.strictObject({
   limit: queryInt(50, 1, 100).describe('default 50, max 100'),
@@ -24,8 +25,9 @@ const listQuery = z.strictObject({
 
 const windows = { '1h': 3600, '24h': 86400, '7d': 7 * 86400, '30d': 30 * 86400 } as const;
 
-export function eventRoutes(deps: { db: Db; producer: Producer }): RouteDef[] {
+export function eventRoutes(deps: { db: Db; producer: Producer } & SendGateDeps): RouteDef[] {
   const { db } = deps;
+  const admit = targetWindow(deps);
   return [
     defineRoute({
       method: 'get',
@@ -81,28 +83,46 @@ export function eventRoutes(deps: { db: Db; producer: Producer }): RouteDef[] {
       auth: 'KS',
       tag: 'events',
       summary:
-        'Send an event again as a new event (no new usage); the original becomes REPLAYED once settled',
+        'Send an event again as a new event (no new usage); the original becomes REPLAYED once settled. ' +
+        "Gated as ingestion is: billing, the target's state, and the target's ingest window, which a replay counts in",
       params: idParams,
       responses: {
         200: {
           description: 'the new event',
           schema: z.object({ id: z.string(), status: z.literal('QUEUED'), source_event_id: z.string() }),
         },
-        409: { description: "the event's target is deleted or disabled" },
-        410: { description: 'the payload is past retention' },
+        402: { description: 'billing pending or suspended (as for ingestion)', schema: errorSchema },
+        404: { description: 'no such event in this organization', schema: errorSchema },
+        409: {
+          description: "the event's target is disabled (target_disabled, as for ingestion) or deleted",
+          schema: errorSchema,
+        },
+        410: { description: 'the payload is past retention', schema: errorSchema },
+        429: {
+          description:
+            "the target's ingest window is full (INGEST_RATE_LIMIT per INGEST_RATE_WINDOW_SECONDS, shared with " +
+            'ingestion); Retry-After says when to try again',
+          schema: errorSchema,
+        },
       },
       handler: async ({ auth, params, req }) => {
-        const r = await replayEvent(db, auth.orgId, params.id, newId(), req.id);
+        const r = await replayEvent(db, auth.orgId, params.id, newId(), req.id, admit);
         switch (r.outcome) {
           case 'not_found':
             throw notFound('event');
+          case 'billing_blocked':
+            throw billingBlocked();
           case 'payload_gone':
             throw new AppError(
               'gone',
               'the payload of this event is no longer stored, so it cannot be replayed',
             );
+          case 'target_disabled':
+            throw new AppError('target_disabled', "the event's target is disabled");
           case 'target_unavailable':
             throw new AppError('conflict', r.reason);
+          case 'rate_limited':
+            throw windowFull(r.retryAfterSeconds);
           case 'replayed':
             await deps.producer
               .add(r.targetKind === 'a2a' ? 'a2a' : 'webhook', r.id, { eventId: r.id })

@@ -1,6 +1,7 @@
 import { findApiKey, findSession, type Db, type KeyAuth, type SessionAuth } from '@evds/db';
 import { AppError, isApiKeyShaped, isSessionTokenShaped, sha256 } from '@evds/domain';
 import type { Request, RequestHandler } from 'express';
+import { tooManyAuthFailures, type AuthFailureLimit } from './auth-failures.ts';
 
 export type Auth =
   | { method: 'api_key'; orgId: string; keyId: string; userId: string | null }
@@ -31,7 +32,7 @@ export const dbCredentialStore = (db: Db): CredentialStore => ({
 
 const unauthenticated = (msg: string) => new AppError('unauthenticated', msg);
 
-function bearerOf(req: Request): string | undefined {
+export function bearerOf(req: Request): string | undefined {
   const h = req.headers.authorization;
   if (h === undefined) return undefined;
   const m = /^Bearer +(\S+) *$/i.exec(h);
@@ -51,30 +52,52 @@ async function viaSession(store: CredentialStore, token: string): Promise<Auth> 
   return { method: 'session', orgId: found.org_id, userId: found.user_id, sessionId: found.session_id };
 }
 
-/** Guards a route: resolves the credential the route takes into req.auth, or answers 401. */
-export function requireAuth(kind: AuthKind, store: CredentialStore): RequestHandler {
+/** The credential a route takes, resolved from the request; a 401 when there is none that works. */
+async function resolveAuth(kind: AuthKind, store: CredentialStore, req: Request): Promise<Auth> {
+  const key = bearerOf(req);
+  const rawToken = req.headers['x-session-token'];
+  const token = typeof rawToken === 'string' && rawToken !== '' ? rawToken : undefined;
+  if (kind === 'S') {
+    if (token) return viaSession(store, token);
+    throw new AppError(
+      'wrong_credential_kind',
+      key ? 'this route requires a session token' : 'missing session token (X-Session-Token)',
+    );
+  }
+  if (kind === 'K') {
+    if (key) return viaKey(store, key);
+    throw new AppError(
+      'wrong_credential_kind',
+      token ? 'this route requires an API key' : 'missing API key (Authorization: Bearer <API key>)',
+    );
+  }
+  if (key) return viaKey(store, key);
+  if (token) return viaSession(store, token);
+  throw unauthenticated('missing credentials: send Authorization: Bearer <API key> or X-Session-Token');
+}
+
+/**
+ * Guards a route: resolves the credential the route takes into req.auth, or answers 401. With a
+ * failure limit, an address that failed too often is answered 429 before its credential is looked up.
+ */
+export function requireAuth(
+  kind: AuthKind,
+  store: CredentialStore,
+  failures?: AuthFailureLimit,
+): RequestHandler {
   return async (req, _res, next) => {
-    const key = bearerOf(req);
-    const rawToken = req.headers['x-session-token'];
-    const token = typeof rawToken === 'string' && rawToken !== '' ? rawToken : undefined;
-    if (kind === 'S') {
-      if (token) req.auth = await viaSession(store, token);
-      else
-        throw new AppError(
-          'wrong_credential_kind',
-          key ? 'this route requires a session token' : 'missing session token (X-Session-Token)',
-        );
-    } else if (kind === 'K') {
-      if (key) req.auth = await viaKey(store, key);
-      else
-        throw new AppError(
-          'wrong_credential_kind',
-          token ? 'this route requires an API key' : 'missing API key (Authorization: Bearer <API key>)',
-        );
-    } else if (key) req.auth = await viaKey(store, key);
-    else if (token) req.auth = await viaSession(store, token);
-    else
-      throw unauthenticated('missing credentials: send Authorization: Bearer <API key> or X-Session-Token');
+    const ip = req.ip ?? 'unknown';
+    const blocked = failures?.blockedFor(ip) ?? 0;
+    if (blocked > 0) throw tooManyAuthFailures(blocked);
+    try {
+      req.auth = await resolveAuth(kind, store, req);
+    } catch (err) {
+      if (failures && err instanceof AppError && err.status === 401) {
+        const wait = await failures.failed(ip);
+        if (wait > 0) throw tooManyAuthFailures(wait);
+      }
+      throw err;
+    }
     next();
   };
 }

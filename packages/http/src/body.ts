@@ -1,5 +1,5 @@
 import { AppError } from '@evds/domain';
-import express, { type RequestHandler } from 'express';
+import express, { type Request, type RequestHandler, type Response } from 'express';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -13,11 +13,17 @@ declare global {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
+/**
+ * What Node discards by itself, after the answer, of a body nobody read: up to this much the
+ * connection is worth keeping; beyond, or of unknown length, it is closed instead.
+ */
+const DISCARD_MAX_BYTES = 64 * 1024;
+
 const hasBody = (headers: Record<string, string | string[] | undefined>): boolean =>
   headers['transfer-encoding'] !== undefined ||
   (headers['content-length'] !== undefined && headers['content-length'] !== '0');
 
-const isJsonType = (type: string | undefined): boolean => {
+export const isJsonType = (type: string | undefined): boolean => {
   const media = type?.split(';')[0]?.trim().toLowerCase();
   return (
     media === 'application/json' || (media !== undefined && /^application\/[a-z0-9.+-]+\+json$/.test(media))
@@ -25,40 +31,84 @@ const isJsonType = (type: string | undefined): boolean => {
 };
 
 /**
+ * Checks a body by its headers alone, reading nothing: another content type is 415, a body announced
+ * over `limit` is 413. Leaves req.rawBody empty.
+ */
+export function bodyHeaders(limit: number): RequestHandler {
+  return (req, res, next) => {
+    req.rawBody = Buffer.alloc(0);
+    if (!hasBody(req.headers)) return next();
+    if (!isJsonType(req.headers['content-type'])) {
+      // Drain what was sent so the connection stays usable, then refuse.
+      req.resume();
+      return next(new AppError('unsupported_media_type', 'request body must be application/json'));
+    }
+    // Refused before a byte is read: body-parser would first wait for all the announced bytes, which
+    // a client that announces more than it sends never delivers. The connection is not worth keeping.
+    if (Number(req.headers['content-length']) > limit) {
+      res.setHeader('Connection', 'close');
+      return next(new AppError('payload_too_large', 'request body is too large'));
+    }
+    next();
+  };
+}
+
+/** UTF-8 JSON text to a value; undefined for an empty body. */
+export function parseJson(raw: Buffer): { ok: true; value: unknown } | { ok: false } {
+  if (raw.length === 0) return { ok: true, value: undefined };
+  try {
+    return { ok: true, value: JSON.parse(utf8.decode(raw)) as unknown };
+  } catch {
+    return { ok: false };
+  }
+}
+
+export const invalidJson = (): AppError => new AppError('invalid_json', 'request body is not valid JSON');
+
+/**
  * JSON-only bodies: a body with another content type is 415, one over `limit` bytes is 413, one that
  * is not UTF-8 JSON is 400. The parsed value lands in req.body and the exact bytes in req.rawBody.
  */
 export function jsonBody(limit: number): RequestHandler[] {
-  const raw = express.raw({ type: () => true, limit });
   return [
-    (req, res, next) => {
-      req.rawBody = Buffer.alloc(0);
-      if (!hasBody(req.headers)) return next();
-      if (!isJsonType(req.headers['content-type'])) {
-        // Drain what was sent so the connection stays usable, then refuse.
-        req.resume();
-        return next(new AppError('unsupported_media_type', 'request body must be application/json'));
-      }
-      // Refused before a byte is read: body-parser would first wait for all the announced bytes, which
-      // a client that announces more than it sends never delivers. The connection is not worth keeping.
-      if (Number(req.headers['content-length']) > limit) {
-        res.setHeader('Connection', 'close');
-        return next(new AppError('payload_too_large', 'request body is too large'));
-      }
-      raw(req, res, next);
-    },
+    bodyHeaders(limit),
+    express.raw({ type: () => true, limit }),
     (req, _res, next) => {
       if (Buffer.isBuffer(req.body)) req.rawBody = req.body;
-      if (req.rawBody.length === 0) {
-        req.body = undefined;
-        return next();
-      }
-      try {
-        req.body = JSON.parse(utf8.decode(req.rawBody)) as unknown;
-      } catch {
-        return next(new AppError('invalid_json', 'request body is not valid JSON'));
-      }
+      const parsed = parseJson(req.rawBody);
+      if (!parsed.ok) return next(invalidJson());
+      req.body = parsed.value;
       next();
     },
   ];
+}
+
+/**
+ * Reads the body now, as raw bytes of any content type (bodyHeaders has checked it), at most `limit`
+ * of them: 'too_large' beyond, and a body announced over `limit` is refused before a byte is read.
+ */
+export async function readRawBody(req: Request, res: Response, limit: number): Promise<Buffer | 'too_large'> {
+  if (!hasBody(req.headers)) return req.rawBody;
+  if (Number(req.headers['content-length']) > limit) return 'too_large';
+  const raw = express.raw({ type: () => true, limit });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      void raw(req, res, (err?: Error) => (err ? reject(err) : resolve()));
+    });
+  } catch (err) {
+    if ((err as { type?: unknown }).type === 'entity.too.large') return 'too_large';
+    throw err;
+  }
+  if (Buffer.isBuffer(req.body)) req.rawBody = req.body;
+  return req.rawBody;
+}
+
+/**
+ * Before answering a request whose body was never read: a short rest is left for Node to discard
+ * after the answer (the connection stays usable); a long one, or one of unknown length, is not worth
+ * reading at all, so the connection is closed instead.
+ */
+export function skipUnreadBody(req: Request, res: Response): void {
+  if (req.complete || !hasBody(req.headers) || res.headersSent) return;
+  if (!(Number(req.headers['content-length']) <= DISCARD_MAX_BYTES)) res.setHeader('Connection', 'close');
 }

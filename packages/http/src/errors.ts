@@ -1,4 +1,4 @@
-import { isDbUnavailable } from '@evds/db';
+import { isDbUnavailable, isStatementTimeout } from '@evds/db';
 import { AppError } from '@evds/domain';
 import type { Logger } from 'pino';
 import { isRedisUnavailable } from '@evds/queue';
@@ -52,6 +52,12 @@ export const errorHandler =
     if (res.headersSent) return next(err);
     let e: AppError;
     if (err instanceof AppError) e = err;
+    else if (isStatementTimeout(err))
+      e = new AppError(
+        'unavailable',
+        'the request took too long in the database; retry later or narrow the query',
+        { 'Retry-After': UNAVAILABLE_RETRY_AFTER },
+      );
     else if (isDbUnavailable(err) || isRedisUnavailable(err))
       e = new AppError('unavailable', 'service temporarily unavailable, retry later', {
         'Retry-After': UNAVAILABLE_RETRY_AFTER,

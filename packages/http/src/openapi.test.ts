@@ -142,11 +142,11 @@ describe('buildOpenApiDocument', () => {
 
   it('adds the common error answers only where they apply', () => {
     expect(statuses(op('/api/v1/things', 'post'))).toEqual([201, 400, 401, 413, 415, 429, 500, 503]);
-    expect(statuses(op('/api/v1/things/{id}', 'get'))).toEqual([200, 400, 401, 404, 500, 503]);
+    expect(statuses(op('/api/v1/things/{id}', 'get'))).toEqual([200, 400, 401, 404, 429, 500, 503]);
     expect(statuses(op('/api/v1/things/{id}/parts/{part}', 'patch'))).toEqual([
-      200, 400, 401, 404, 409, 413, 415, 500, 503,
+      200, 400, 401, 404, 409, 413, 415, 429, 500, 503,
     ]);
-    expect(statuses(op('/api/v1/widgets/{widgetId}', 'delete'))).toEqual([200, 401, 404, 500, 503]);
+    expect(statuses(op('/api/v1/widgets/{widgetId}', 'delete'))).toEqual([200, 401, 404, 429, 500, 503]);
     expect(statuses(op('/api/v1/status', 'get'))).toEqual([200, 500, 503]);
   });
 

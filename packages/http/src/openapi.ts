@@ -189,6 +189,10 @@ function responsesOf(r: DocumentedRoute): Record<string, ResponseConfig> {
         : undefined,
     413: r.body ? 'Request body over the size limit' : undefined,
     415: r.body ? 'Request body that is not application/json' : undefined,
+    429:
+      r.auth === 'P'
+        ? undefined
+        : 'Too many failed authentications from this address, or too many requests with this credential',
     500: 'Internal error: a generic message, details go to the log only',
     503: 'Database (or Redis) unavailable; retry after Retry-After seconds',
   };

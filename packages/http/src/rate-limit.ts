@@ -2,15 +2,19 @@ import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 
 // Sliding-window log: one sorted-set member per allowed request, scored by its time in ms.
-// Atomic in Redis, so every replica shares one window.
+// Atomic in Redis, so every replica shares one window. The time is Redis's own (TIME), never the
+// caller's: a replica whose clock runs ahead would otherwise empty the window for everyone, and one
+// running behind would record requests that never leave it. Redis 5+ replicates a script's effects,
+// not the script, so reading TIME before writing is allowed (and is the only mode since Redis 7).
 const SCRIPT = `
-local now = tonumber(ARGV[1])
-local window = tonumber(ARGV[2])
-local limit = tonumber(ARGV[3])
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local window = tonumber(ARGV[1])
+local limit = tonumber(ARGV[2])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
 local n = redis.call('ZCARD', KEYS[1])
 if n < limit then
-  redis.call('ZADD', KEYS[1], now, ARGV[4])
+  redis.call('ZADD', KEYS[1], now, ARGV[3])
   redis.call('PEXPIRE', KEYS[1], window)
   return {1, 0}
 end
@@ -28,13 +32,13 @@ export interface RateLimiter {
   hit(key: string): Promise<RateLimitResult>;
 }
 
-// Members must be unique across replicas: containers often all run as pid 1.
+// Members must be unique across replicas (containers often all run as pid 1) and within one
+// millisecond, so they carry a random id per process and a counter rather than a time.
 const instance = randomBytes(6).toString('hex');
 let seq = 0;
 
 type SlidingWindow = (
   key: string,
-  now: number,
   windowMs: number,
   limit: number,
   member: string,
@@ -52,13 +56,11 @@ export function createRateLimiter(
   );
   return {
     async hit(key) {
-      const now = Date.now();
       const [allowed, waitMs] = await slidingWindow(
         `${opts.prefix}:${key}`,
-        now,
         windowMs,
         opts.limit,
-        `${now}-${instance}-${seq++}`,
+        `${instance}-${seq++}`,
       );
       return {
         allowed: allowed === 1,

@@ -7,11 +7,11 @@ import {
   type MailboxState,
   type TargetKind,
 } from '@evds/domain';
-import type { RateLimiter } from '@evds/http';
+import { parseJson, type RateLimiter } from '@evds/http';
 import type { IngestMetrics } from '@evds/metrics';
 import type { Producer } from '@evds/queue';
 import type { Logger } from '@evds/runtime';
-import type { SecretBox } from '@evds/secrets';
+import { SecretOpenError, type SecretBox } from '@evds/secrets';
 import type { GroupCommit } from './group-commit.ts';
 import type { LookupCache } from './lookup-cache.ts';
 import { verifyInbound } from './inbound-signature.ts';
@@ -44,6 +44,16 @@ export interface IngestRequest {
   requestId: string | null;
 }
 
+/** A request as it arrives: its body not read yet, and read only once the target's rules allow. */
+export type UnreadRequest = Omit<IngestRequest, 'rawBody' | 'body'> & { body: IngestBody };
+
+export interface IngestBody {
+  /** Content-Length, when the request announced one. */
+  announced: number | undefined;
+  /** The raw bytes, at most `limit` of them: 'too_large' beyond. */
+  read(limit: number): Promise<Buffer | 'too_large'>;
+}
+
 export type IngestResult =
   | {
       kind: 'accepted';
@@ -58,7 +68,7 @@ export type IngestResult =
   | { kind: 'disabled' }
   | { kind: 'rate_limited'; retryAfterSeconds: number }
   | { kind: 'too_large'; limit: number }
-  | { kind: 'invalid'; message: string }
+  | { kind: 'invalid'; message: string; notJson?: true }
   | { kind: 'filtered'; eventType: string | null }
   | { kind: 'signature'; reason: string }
   | { kind: 'idempotency_conflict' };
@@ -76,27 +86,18 @@ const routeKinds: Record<IngestRequest['route'], readonly TargetKind[]> = {
 
 /**
  * Every rule an item must pass before it is accepted, in the order a caller can act on them, then
- * the durable commit (item, payload, usage in one transaction) and, after it, the enqueue.
+ * the durable commit (item, payload, usage in one transaction) and, after it, the enqueue. The target's
+ * rules come first: until they pass, the body is not even read.
  */
-export async function acceptItem(deps: IngestDeps, req: IngestRequest): Promise<IngestResult> {
+export async function acceptItem(deps: IngestDeps, req: UnreadRequest): Promise<IngestResult> {
   const target = await deps.lookups.target(req.orgId, req.targetId);
   if (!target || !routeKinds[req.route].includes(target.kind)) return { kind: 'not_found' };
   if (billingBlocks(target.billing_status)) return { kind: 'billing_blocked' };
   if (!target.enabled) return { kind: 'disabled' };
 
-  const limited = await hitLimit(deps, target.id);
-  if (limited) return limited;
-
-  if (req.rawBody.length > target.max_payload_bytes)
-    return { kind: 'too_large', limit: target.max_payload_bytes };
-  const shape = checkShape(req, target);
-  if (shape.kind !== 'ok') return shape;
-
-  if (target.verify_inbound_signatures) {
-    const secret = target.inbound_secret ? deps.secrets.open(target.inbound_secret) : '';
-    const check = verifyInbound(secret, req.rawBody, req.timestamp, req.signature);
-    if (!check.ok) return { kind: 'signature', reason: check.reason };
-  }
+  const read = await readItem(deps, req, target);
+  if (read.kind !== 'ok') return read;
+  const { rawBody, shape } = read;
 
   const item: NewItem = {
     id: newId(),
@@ -105,7 +106,7 @@ export async function acceptItem(deps: IngestDeps, req: IngestRequest): Promise<
     kind: target.kind,
     eventType: shape.eventType,
     correlationId: req.correlationId ?? null,
-    payload: req.rawBody,
+    payload: rawBody,
     requestId: req.requestId,
     expiresAt: new Date(Date.now() + deps.mailboxRetentionSeconds * 1000),
   };
@@ -122,7 +123,7 @@ export async function acceptItem(deps: IngestDeps, req: IngestRequest): Promise<
   }
   const result = await insertItem(deps.db, item, {
     key: req.idempotencyKey,
-    bodyHash: sha256(req.rawBody),
+    bodyHash: sha256(rawBody),
     ttlSeconds: deps.idempotencyTtlSeconds,
   });
   switch (result.outcome) {
@@ -139,7 +140,41 @@ export async function acceptItem(deps: IngestDeps, req: IngestRequest): Promise<
 type Shape =
   { kind: 'ok'; eventType: string | null } | Extract<IngestResult, { kind: 'invalid' | 'filtered' }>;
 
-function checkShape(req: IngestRequest, target: IngestTarget): Shape {
+type ReadItem = { kind: 'ok'; rawBody: Buffer; shape: Extract<Shape, { kind: 'ok' }> } | IngestResult;
+
+/**
+ * The body rules, in the order that keeps refusals cheap: an announced size over the target's limit
+ * before a byte is read; the inbound signature (over the raw bytes) before the rate limit, so a caller
+ * without the secret cannot spend the target's quota; the rate limit before the body is read, unless
+ * the signature needed it, and always before it is parsed; then JSON and the item's shape.
+ */
+async function readItem(deps: IngestDeps, req: UnreadRequest, target: IngestTarget): Promise<ReadItem> {
+  const tooLarge = { kind: 'too_large', limit: target.max_payload_bytes } as const;
+  if ((req.body.announced ?? 0) > target.max_payload_bytes) return tooLarge;
+
+  let rawBody: Buffer | 'too_large' | undefined;
+  if (target.verify_inbound_signatures) {
+    rawBody = await req.body.read(target.max_payload_bytes);
+    if (rawBody === 'too_large') return tooLarge;
+    const secret = openInboundSecret(deps, target);
+    if (secret === undefined)
+      return { kind: 'signature', reason: 'the inbound secret stored for this target cannot be used' };
+    const check = verifyInbound(secret, rawBody, req.timestamp, req.signature);
+    if (!check.ok) return { kind: 'signature', reason: check.reason };
+  }
+
+  const limited = await hitLimit(deps, target.id);
+  if (limited) return limited;
+
+  rawBody ??= await req.body.read(target.max_payload_bytes);
+  if (rawBody === 'too_large') return tooLarge;
+  const parsed = parseJson(rawBody);
+  if (!parsed.ok) return { kind: 'invalid', message: 'request body is not valid JSON', notJson: true };
+  const shape = checkShape({ ...req, rawBody, body: parsed.value }, target);
+  return shape.kind === 'ok' ? { kind: 'ok', rawBody, shape } : shape;
+}
+
+export function checkShape(req: IngestRequest, target: IngestTarget): Shape {
   const object =
     typeof req.body === 'object' && req.body !== null && !Array.isArray(req.body)
       ? (req.body as Record<string, unknown>)
@@ -182,6 +217,22 @@ async function hitLimit(deps: IngestDeps, targetId: string): Promise<IngestResul
     return r.allowed ? undefined : { kind: 'rate_limited', retryAfterSeconds: r.retryAfterSeconds };
   } catch (err) {
     deps.logger.warn({ err }, 'rate limiter unavailable; request let through');
+    return undefined;
+  }
+}
+
+/**
+ * The target's inbound secret, opened where it is bound; undefined (the request is refused) when it
+ * is missing or does not open for this target (copied from another row or column, tampered, or under a
+ * dropped key): an HMAC keyed with anything else would let the wrong producer in.
+ */
+function openInboundSecret(deps: IngestDeps, target: IngestTarget): string | undefined {
+  if (!target.inbound_secret) return undefined;
+  try {
+    return deps.secrets.open(target.inbound_secret, { id: target.id, column: 'inbound_secret' });
+  } catch (err) {
+    if (!(err instanceof SecretOpenError)) throw err;
+    deps.logger.warn({ targetId: target.id, reason: err.message }, 'inbound secret cannot be opened');
     return undefined;
   }
 }

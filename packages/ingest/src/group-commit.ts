@@ -1,4 +1,4 @@
-import { insertItems, isDbUnavailable, type Db, type NewItem } from '@evds/db';
+import { insertItems, isDbUnavailable, isStatementTimeout, type Db, type NewItem } from '@evds/db';
 import { createBatcher } from '@evds/runtime';
 
 export interface GroupCommit {
@@ -29,8 +29,9 @@ export function createGroupCommit(
       await insertItems(db, items);
     } catch (err) {
       // A batch fails whole. Unless the database is away, one row may be the cause (say its target
-      // vanished): commit the others one by one so only that request fails.
-      if (items.length === 1 || isDbUnavailable(err)) throw err;
+      // vanished): commit the others one by one so only that request fails. A batch that ran out of
+      // time (statement_timeout) is not split either: each row alone would wait as long again.
+      if (items.length === 1 || isDbUnavailable(err) || isStatementTimeout(err)) throw err;
       return Promise.all(items.map(commitOne));
     }
     await opts.afterCommit(items);

@@ -2,13 +2,16 @@ import { findApiKey, getIngestTarget, type Db, type IngestTarget, type KeyAuth }
 import type { CredentialStore } from '@evds/http';
 import { cacheGenerationKey, type Redis } from '@evds/queue';
 import { createBatcher } from '@evds/runtime';
+import { LRUCache } from 'lru-cache';
 
+/** Longest an entry is trusted: the bound for a change whose generation bump was lost. */
 const MAX_AGE_MS = 60_000;
-
-interface Entry<T> {
-  value: T | undefined;
-  at: number;
-}
+/**
+ * "Not found" answers are kept apart, few and briefly: anyone can make them up (any well-formed key or
+ * id), so they must never push out the keys and targets producers really use.
+ */
+const MISS_ENTRIES = 1_000;
+const MISS_MAX_AGE_MS = 10_000;
 
 export interface LookupCache {
   credentials: CredentialStore;
@@ -19,8 +22,8 @@ export interface LookupCache {
  * In-process caches of API keys and targets (with their org's billing state) for the ingest hot path.
  * Every lookup first reads the deployment's cache generation (one Redis GET, far cheaper than the
  * Postgres queries it saves); when it moved, everything cached is dropped. When Redis cannot answer,
- * lookups go to Postgres. Entries also expire after a minute, a bound for the unlikely case of a
- * change whose generation bump was lost.
+ * lookups go to Postgres. Found entries are bounded least-recently-used caches: at the cap the coldest
+ * entry goes, not the whole cache.
  */
 export function createLookupCache(opts: {
   db: Db;
@@ -28,9 +31,17 @@ export function createLookupCache(opts: {
   prefix: string;
   maxEntries: number;
 }): LookupCache {
-  const keys = new Map<string, Entry<KeyAuth>>();
-  const targets = new Map<string, Entry<IngestTarget>>();
+  const found = { max: opts.maxEntries, ttl: MAX_AGE_MS };
+  const keys = new LRUCache<string, KeyAuth>(found);
+  const targets = new LRUCache<string, IngestTarget>(found);
+  const misses = new LRUCache<string, true>({ max: MISS_ENTRIES, ttl: MISS_MAX_AGE_MS });
   let generation: string | null | undefined;
+
+  const dropAll = () => {
+    keys.clear();
+    targets.clear();
+    misses.clear();
+  };
 
   // Lookups waiting at the same time share one read of the generation. That read is sent after they
   // all began, so it sees every change answered before any of their requests arrived.
@@ -48,43 +59,47 @@ export function createLookupCache(opts: {
     try {
       current = await generations.submit(null);
     } catch {
-      keys.clear();
-      targets.clear();
+      dropAll();
       generation = undefined;
       return false;
     }
     if (current !== generation) {
-      keys.clear();
-      targets.clear();
+      dropAll();
       generation = current;
     }
     return true;
   }
 
-  async function cached<T>(
-    map: Map<string, Entry<T>>,
+  async function cached<T extends object>(
+    hits: LRUCache<string, T>,
+    missKey: string,
     key: string,
     load: () => Promise<T | undefined>,
   ): Promise<T | undefined> {
     const usable = await fresh();
-    const hit = usable ? map.get(key) : undefined;
-    if (hit && Date.now() - hit.at < MAX_AGE_MS) return hit.value;
+    if (usable) {
+      const hit = hits.get(key);
+      if (hit) return hit;
+      if (misses.has(missKey)) return undefined;
+    }
     const gen = generation;
     const value = await load();
     // Only cache what was read under the generation still current (no change slipped in between).
     if (usable && gen === generation) {
-      if (map.size >= opts.maxEntries) map.clear();
-      map.set(key, { value, at: Date.now() });
+      if (value) hits.set(key, value);
+      else misses.set(missKey, true);
     }
     return value;
   }
 
   return {
     credentials: {
-      apiKey: (hash) => cached(keys, hash, () => findApiKey(opts.db, hash)),
+      apiKey: (hash) => cached(keys, `key:${hash}`, hash, () => findApiKey(opts.db, hash)),
       session: () => Promise.resolve(undefined),
     },
-    target: (orgId, targetId) =>
-      cached(targets, `${orgId}:${targetId}`, () => getIngestTarget(opts.db, orgId, targetId)),
+    target: (orgId, targetId) => {
+      const key = `${orgId}:${targetId}`;
+      return cached(targets, `target:${key}`, key, () => getIngestTarget(opts.db, orgId, targetId));
+    },
   };
 }

@@ -1,6 +1,7 @@
-import { AppError } from '@evds/domain';
+import { AppError, billingBlocked, windowFull } from '@evds/domain';
 import {
   type DocumentedRoute,
+  type ReadBody,
   type Reply,
   type RouteDef,
   defineRoute,
@@ -9,7 +10,13 @@ import {
 } from '@evds/http';
 import type { Request } from 'express';
 import { z } from 'zod';
-import { acceptItem, type IngestDeps, type IngestRequest, type IngestResult } from './accept.ts';
+import {
+  acceptItem,
+  type IngestDeps,
+  type IngestRequest,
+  type IngestResult,
+  type UnreadRequest,
+} from './accept.ts';
 
 const header = (req: Request, name: string): string | undefined => {
   const v = req.headers[name];
@@ -18,16 +25,17 @@ const header = (req: Request, name: string): string | undefined => {
 
 function toRequest(
   req: Request,
+  readBody: ReadBody,
   route: IngestRequest['route'],
   orgId: string,
   targetId: string,
-): IngestRequest {
+): UnreadRequest {
+  const length = header(req, 'content-length');
   return {
     route,
     orgId,
     targetId,
-    rawBody: req.rawBody,
-    body: req.body as unknown,
+    body: { announced: length === undefined ? undefined : Number(length), read: readBody },
     eventTypeHeader: header(req, 'x-event-type'),
     correlationId: header(req, 'x-correlation-id'),
     idempotencyKey: route === 't' ? header(req, 'idempotency-key') : undefined,
@@ -56,20 +64,18 @@ function reply(result: IngestResult, route: IngestRequest['route']): Reply {
     case 'not_found':
       throw new AppError('not_found', route === 'e' ? 'endpoint not found' : 'target not found');
     case 'billing_blocked':
-      throw new AppError('payment_required', 'ingestion is blocked while billing is pending or suspended');
+      throw billingBlocked();
     case 'disabled':
       throw new AppError('target_disabled', route === 'e' ? 'endpoint is disabled' : 'target is disabled');
     case 'rate_limited':
-      throw new AppError('rate_limited', 'rate limit exceeded for this endpoint', {
-        'Retry-After': String(result.retryAfterSeconds),
-      });
+      throw windowFull(result.retryAfterSeconds);
     case 'too_large':
       throw new AppError(
         'payload_too_large',
         `payload is larger than this target's max_payload_bytes (${result.limit})`,
       );
     case 'invalid':
-      throw new AppError('validation_failed', result.message);
+      throw new AppError(result.notJson ? 'invalid_json' : 'validation_failed', result.message);
     case 'filtered':
       throw new AppError(
         'event_type_filtered',
@@ -99,7 +105,11 @@ const commonResponses = {
   403: { description: 'inbound signature missing or wrong (when verification is on)', schema: errorSchema },
   409: { description: 'target disabled; Idempotency-Key reused with another body', schema: errorSchema },
   413: { description: "body over the target's max_payload_bytes", schema: errorSchema },
-  429: { description: 'more than 100 requests in 60 s on this target', schema: errorSchema },
+  429: {
+    description:
+      'more than 100 requests in 60 s on this target (its window also counts replays and recoveries), or too many failed authentications from this address',
+    schema: errorSchema,
+  },
 };
 
 const specs = {
@@ -107,6 +117,7 @@ const specs = {
     method: 'post',
     path: '/e/:endpoint_id',
     auth: 'K',
+    deferBody: true,
     tag: 'ingestion',
     summary: 'Accept an event for a webhook endpoint',
     params: z.object({ endpoint_id: idParam() }),
@@ -120,6 +131,7 @@ const specs = {
     method: 'post',
     path: '/t/:target_id',
     auth: 'K',
+    deferBody: true,
     tag: 'ingestion',
     summary: 'Accept an item for a target of any kind (optional Idempotency-Key)',
     params: z.object({ target_id: idParam() }),
@@ -140,16 +152,22 @@ export function ingestRoutes(deps: IngestDeps): RouteDef[] {
   return [
     defineRoute({
       ...specs.e,
-      handler: async ({ params, auth, req }) =>
+      handler: async ({ params, auth, req, readBody }) =>
         reply(
-          counted(deps, await acceptItem(deps, toRequest(req, 'e', auth.orgId, params.endpoint_id))),
+          counted(
+            deps,
+            await acceptItem(deps, toRequest(req, readBody, 'e', auth.orgId, params.endpoint_id)),
+          ),
           'e',
         ),
     }),
     defineRoute({
       ...specs.t,
-      handler: async ({ params, auth, req }) =>
-        reply(counted(deps, await acceptItem(deps, toRequest(req, 't', auth.orgId, params.target_id))), 't'),
+      handler: async ({ params, auth, req, readBody }) =>
+        reply(
+          counted(deps, await acceptItem(deps, toRequest(req, readBody, 't', auth.orgId, params.target_id))),
+          't',
+        ),
     }),
   ];
 }

@@ -71,7 +71,12 @@ function ackRefusal(m: ShownMailboxMessage, keyId: string): AppError {
   }
 }
 
-export function mailboxRoutes(deps: { db: Db; leaseSeconds: number }): RouteDef[] {
+export function mailboxRoutes(deps: {
+  db: Db;
+  leaseSeconds: number;
+  /** Payload bytes one list page may carry (MAILBOX_PAGE_MAX_BYTES); the first message always comes. */
+  pageMaxBytes: number;
+}): RouteDef[] {
   const { db } = deps;
   const reply = (r: MessageChange, refusal: (m: ShownMailboxMessage) => AppError | undefined) => {
     switch (r.outcome) {
@@ -93,12 +98,16 @@ export function mailboxRoutes(deps: { db: Db; leaseSeconds: number }): RouteDef[
       auth: 'K',
       tag: 'mailboxes',
       summary:
-        'List messages oldest first, optionally by state, with cursor paging; listing is free and changes nothing',
+        'List messages oldest first, optionally by state, with cursor paging; listing is free and changes ' +
+        `nothing. A page holds at most \`limit\` messages and at most ${deps.pageMaxBytes} bytes of payloads ` +
+        '(a larger first message still comes alone), so it may hold fewer than `limit` with `next_cursor` set',
       params: mailboxParams,
       query: listQuery,
       responses: {
         200: {
-          description: 'a page of messages; `next_cursor` is null on the last page',
+          description:
+            'a page of messages; `next_cursor` is null on the last page, and set whenever messages remain ' +
+            '(also when the byte budget ended the page early)',
           schema: z.object({
             messages: z.array(messageSchema),
             next_cursor: z
@@ -117,6 +126,7 @@ export function mailboxRoutes(deps: { db: Db; leaseSeconds: number }): RouteDef[
           status: query.status,
           after: query.after,
           limit: query.limit,
+          maxBytes: deps.pageMaxBytes,
         });
         switch (r.outcome) {
           case 'mailbox_not_found':

@@ -9,6 +9,7 @@ import { Resolver } from 'node:dns/promises';
 import type { RecordWithTtl } from 'node:dns';
 import { isIP } from 'node:net';
 import type { Resolve } from './lookup.ts';
+import { normalizeHostName } from './trim.ts';
 
 export type DnsOptions = {
   /** `ip` or `ip:port` (`[ipv6]:port`) entries; empty: the system's (/etc/resolv.conf). */
@@ -129,7 +130,7 @@ export function createDnsResolver(options: DnsResolverOptions = {}): DnsResolver
   };
 
   const resolve = async (host: string): Promise<string[]> => {
-    const name = host.toLowerCase().replace(/\.+$/, '');
+    const name = normalizeHostName(host);
     if (isIP(name) !== 0) return [name];
     const hit = cache.get(name);
     if (hit && hit.expiresAt > Date.now()) return [...hit.addresses];

@@ -19,3 +19,13 @@ export function isNetguardRefusal(err: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * The reason given for a host name whose answer is not public. The address stays out of it: it maps the
+ * operator's network for whoever chose the name (a URL with a literal address is refused naming that
+ * address, which its author wrote). The server log gets the address through `onNameRefused`.
+ */
+export const nonPublicName = (host: string): string => `host ${host} resolves to a non-public address`;
+
+/** What the server log keeps about a refused host name: the answer the caller is not told. */
+export type NameRefusal = { host: string; address: string; reason: string };

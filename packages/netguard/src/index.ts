@@ -1,7 +1,10 @@
-export { createNetPolicy, hostTableResolve } from './policy.ts';
+export { MAX_URL_LENGTH, createNetPolicy, hostTableResolve } from './policy.ts';
 export type { AddressCheck, NetPolicy, NetPolicyOptions, Resolve, UrlCheck } from './policy.ts';
+export { hostNameProblem } from './host-name.ts';
 export { createGuardedAgent } from './agent.ts';
 export type { GuardedAgentOptions } from './agent.ts';
 export { NETGUARD_REFUSED, NetguardRefusedError, isNetguardRefusal } from './errors.ts';
+export type { NameRefusal } from './errors.ts';
+export { normalizeHostName, trimTrailing } from './trim.ts';
 export { DNS_DEFAULTS, createDnsResolver } from './dns-resolver.ts';
 export type { DnsOptions, DnsResolver, DnsResolverOptions, DnsResolverStats } from './dns-resolver.ts';

@@ -47,7 +47,7 @@ describe('policy.lookup', () => {
     const failure = lookup(policy, 'private.example.com', options);
     await expect(failure).rejects.toMatchObject({
       code: NETGUARD_REFUSED,
-      message: 'host private.example.com: address 10.0.0.7 is not public (private)',
+      message: 'host private.example.com resolves to a non-public address',
     });
   });
 

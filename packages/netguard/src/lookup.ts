@@ -2,7 +2,7 @@
 // connect use the same answer, so a second DNS response (rebinding) never reaches the socket.
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
-import { NetguardRefusedError } from './errors.ts';
+import { NetguardRefusedError, nonPublicName, type NameRefusal } from './errors.ts';
 
 export type Resolve = (host: string) => Promise<string[]>;
 export type AddressCheck = { ok: true } | { ok: false; reason: string };
@@ -25,6 +25,7 @@ async function resolveChecked(
   family: 0 | 4 | 6,
   resolve: Resolve,
   check: (ip: string) => AddressCheck,
+  onNameRefused: (refusal: NameRefusal) => void,
 ): Promise<LookupAddress[]> {
   // Node skips lookup for literals on most paths, but not all (and other clients may not skip it).
   const literal = isIP(hostname) !== 0;
@@ -33,9 +34,10 @@ async function resolveChecked(
   // address is refused as a whole, as checkUrl does.
   for (const address of found) {
     const verdict = check(address);
-    if (!verdict.ok) {
-      throw new NetguardRefusedError(literal ? verdict.reason : `host ${hostname}: ${verdict.reason}`);
-    }
+    if (verdict.ok) continue;
+    if (literal) throw new NetguardRefusedError(verdict.reason);
+    onNameRefused({ host: hostname, address, reason: verdict.reason });
+    throw new NetguardRefusedError(nonPublicName(hostname));
   }
   const addresses = found
     .map((address) => ({ address, family: isIP(address) }))
@@ -44,12 +46,16 @@ async function resolveChecked(
   return addresses;
 }
 
-export function createGuardedLookup(resolve: Resolve, check: (ip: string) => AddressCheck): LookupFunction {
+export function createGuardedLookup(
+  resolve: Resolve,
+  check: (ip: string) => AddressCheck,
+  onNameRefused: (refusal: NameRefusal) => void,
+): LookupFunction {
   return (hostname, options, callback) => {
     const all = options.all === true;
     // The callback runs outside the promise chain so that an exception thrown by the caller is not
     // swallowed as a rejection or reported as a lookup error.
-    resolveChecked(hostname, wantedFamily(options.family), resolve, check).then(
+    resolveChecked(hostname, wantedFamily(options.family), resolve, check, onNameRefused).then(
       (addresses) => {
         const first = addresses[0] as LookupAddress;
         process.nextTick(() => {

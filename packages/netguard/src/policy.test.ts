@@ -1,6 +1,8 @@
 // The address check on its own and the development escape hatch: allowCidrs opens exactly the ranges
-// it names, and a host name that resolves to loopback is refused when they are not open.
+// it names, and a host name that resolves to loopback is refused when they are not open. A refused
+// name's reason never names the address it resolved to; only the onNameRefused hook (the log) sees it.
 import { describe, expect, it } from '@jest/globals';
+import type { NameRefusal } from './errors.ts';
 import { createNetPolicy, hostTableResolve } from './policy.ts';
 import { fakeResolver } from './test-resolver.ts';
 
@@ -12,7 +14,37 @@ describe('createNetPolicy', () => {
     });
     expect(await policy.checkUrl('https://receiver.test/hook')).toEqual({
       ok: false,
-      reason: 'host receiver.test resolves to 127.0.0.1, which is not public (loopback)',
+      reason: 'host receiver.test resolves to a non-public address',
+    });
+  });
+
+  it('keeps the address a name resolved to out of the reason, at check and at connect, and logs it', async () => {
+    const told: NameRefusal[] = [];
+    const policy = createNetPolicy({
+      allowCidrs: [],
+      resolve: fakeResolver({ 'internal.example': ['93.184.215.14', '10.1.2.3'] }),
+      onNameRefused: (refusal) => told.push(refusal),
+    });
+    const checked = await policy.checkUrl('https://internal.example/hook');
+    expect(checked).toEqual({ ok: false, reason: 'host internal.example resolves to a non-public address' });
+    const connected = await new Promise<Error | null>((resolve) =>
+      policy.lookup('internal.example', { all: true }, (err) => resolve(err)),
+    );
+    expect(connected?.message).toBe('host internal.example resolves to a non-public address');
+    expect(JSON.stringify(checked) + String(connected?.message)).not.toContain('10.1.2.3');
+    const logged = {
+      host: 'internal.example',
+      address: '10.1.2.3',
+      reason: 'address 10.1.2.3 is not public (private)',
+    };
+    expect(told).toEqual([logged, logged]);
+  });
+
+  it('names a literal address, which the caller wrote', async () => {
+    const policy = createNetPolicy({ allowCidrs: [], resolve: fakeResolver({}) });
+    expect(await policy.checkUrl('https://10.1.2.3/hook')).toEqual({
+      ok: false,
+      reason: 'address 10.1.2.3 is not public (private)',
     });
   });
 
@@ -75,7 +107,7 @@ describe('createNetPolicy', () => {
     });
     expect(await policy.checkUrl('https://odd.example.com/')).toEqual({
       ok: false,
-      reason: 'host odd.example.com resolved to an invalid address',
+      reason: 'host odd.example.com resolves to a non-public address',
     });
   });
 
@@ -96,7 +128,7 @@ describe('createNetPolicy', () => {
     const policy = createNetPolicy({ allowCidrs: [], testHosts: { 'hook.example.com': ['127.0.0.1'] } });
     expect(await policy.checkUrl('https://hook.example.com/')).toEqual({
       ok: false,
-      reason: 'host hook.example.com resolves to 127.0.0.1, which is not public (loopback)',
+      reason: 'host hook.example.com resolves to a non-public address',
     });
   });
 });

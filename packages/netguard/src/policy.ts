@@ -4,11 +4,19 @@
 import { isIPv4, type LookupFunction } from 'node:net';
 import { classifyAddress, parseCidrs } from './address.ts';
 import { createDnsResolver, DNS_DEFAULTS, type DnsOptions } from './dns-resolver.ts';
+import { nonPublicName, type NameRefusal } from './errors.ts';
 import { hostNameProblem } from './host-name.ts';
 import { createGuardedLookup, type AddressCheck, type Resolve } from './lookup.ts';
+import { normalizeHostName } from './trim.ts';
 
 export type { AddressCheck, Resolve } from './lookup.ts';
 export type UrlCheck = { ok: true; url: URL } | { ok: false; reason: string };
+
+/**
+ * The longest URL taken anywhere: a user's (the API answers 400 above it) or an Agent Card's (refused
+ * like any URL the policy refuses). Nothing longer is parsed, trimmed or resolved.
+ */
+export const MAX_URL_LENGTH = 2048;
 
 export type NetPolicyOptions = {
   /** Ranges let through although not public: development and tests only (config refuses it in production). */
@@ -22,6 +30,8 @@ export type NetPolicyOptions = {
    * production), for a name that must resolve differently at delivery than at creation.
    */
   testHosts?: Readonly<Record<string, readonly string[]>>;
+  /** Told the address behind each refused host name (for the server log); the reason never names it. */
+  onNameRefused?: (refusal: NameRefusal) => void;
 };
 
 // Properties rather than methods, so each can be passed around unbound (e.g. `lookup` to an agent).
@@ -38,7 +48,7 @@ export function hostTableResolve(
 ): Resolve {
   if (Object.keys(hosts).length === 0) return fallback;
   return (host) => {
-    const fixed = hosts[host.toLowerCase().replace(/\.+$/, '')];
+    const fixed = hosts[normalizeHostName(host)];
     return fixed ? Promise.resolve([...fixed]) : fallback(host);
   };
 }
@@ -47,6 +57,7 @@ const refuse = (reason: string): UrlCheck => ({ ok: false, reason });
 
 export function createNetPolicy(options: NetPolicyOptions): NetPolicy {
   const allow = parseCidrs(options.allowCidrs);
+  const onNameRefused = options.onNameRefused ?? (() => undefined);
   const resolve =
     options.resolve ??
     hostTableResolve(options.testHosts ?? {}, createDnsResolver(options.dns ?? DNS_DEFAULTS));
@@ -69,15 +80,16 @@ export function createNetPolicy(options: NetPolicyOptions): NetPolicy {
     }
     if (addresses.length === 0) return `host ${host} could not be resolved`;
     for (const address of addresses) {
-      const verdict = classifyAddress(address, allow);
+      const verdict = isAllowedAddress(address);
       if (verdict.ok) continue;
-      if (verdict.invalid) return `host ${host} resolved to an invalid address`;
-      return `host ${host} resolves to ${address}, which is not public (${verdict.label})`;
+      onNameRefused({ host, address, reason: verdict.reason });
+      return nonPublicName(host);
     }
     return null;
   };
 
   const checkUrl = async (raw: string): Promise<UrlCheck> => {
+    if (raw.length > MAX_URL_LENGTH) return refuse(`URL is too long: over ${MAX_URL_LENGTH} characters`);
     let url: URL;
     try {
       url = new URL(raw);
@@ -102,5 +114,9 @@ export function createNetPolicy(options: NetPolicyOptions): NetPolicy {
     return problem ? refuse(problem) : { ok: true, url };
   };
 
-  return { checkUrl, isAllowedAddress, lookup: createGuardedLookup(resolve, isAllowedAddress) };
+  return {
+    checkUrl,
+    isAllowedAddress,
+    lookup: createGuardedLookup(resolve, isAllowedAddress, onNameRefused),
+  };
 }

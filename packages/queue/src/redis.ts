@@ -38,9 +38,11 @@ export function isRedisUnavailable(err: unknown): boolean {
 }
 
 /**
- * One counter for the whole deployment, bumped after every change to keys, targets or organizations.
- * Ingest replicas compare it on each lookup and drop their caches when it moved, so a deleted key or
- * disabled target stops working on the very next request everywhere.
+ * One counter for the whole deployment, bumped after every change to what ingest caches: API keys,
+ * targets and billing states (the API routes marked invalidatesIngest, auto-disable, billing moves,
+ * the operator's set-billing). Ingest replicas compare it on each lookup and drop their caches when
+ * it moved, so a deleted key or disabled target stops working on the very next request everywhere.
+ * Nothing else bumps it: each bump costs every replica a cold cache.
  */
 export const cacheGenerationKey = (prefix: string): string => `${prefix}:cache-generation`;
 

@@ -2,12 +2,13 @@
 // chose; refresh reads the card again and replaces that interface. A card that cannot be used is a
 // 422 saying why; the bearer token is sealed at once and never shown again.
 import { refreshTargetCard, type Discover } from '@evds/a2a';
-import { createA2aTarget, type PublicTarget } from '@evds/db';
+import type { PublicTarget } from '@evds/db';
 import { AppError, newId, notFound } from '@evds/domain';
 import { type RouteDef, defineRoute, idParams } from '@evds/http';
 import type { SecretBox } from '@evds/secrets';
 import { z } from 'zod';
 import { descriptionInput, nameInput, urlInput, type TargetRouteDeps } from './inputs.ts';
+import { createA2aTargetUnderCap, requireTargetRoom } from './target-cap.ts';
 import { errorSchema, targetSchema, targetView } from './views.ts';
 import { withCircuits, type CircuitStore } from './health.ts';
 
@@ -47,22 +48,32 @@ function cardProblem(refused: boolean, reason: string): AppError {
 }
 
 export async function createA2aTargetFromCard(
-  deps: { db: TargetRouteDeps['db']; secrets: Pick<SecretBox, 'seal'>; discover: Discover },
+  deps: {
+    db: TargetRouteDeps['db'];
+    secrets: Pick<SecretBox, 'seal'>;
+    discover: Discover;
+    targetsPerOrg: number;
+  },
   orgId: string,
   body: z.output<typeof a2aCreateInput>,
 ): Promise<{ target: PublicTarget; warnings: string[] }> {
+  await requireTargetRoom(deps.db, orgId, deps.targetsPerOrg);
   const fetchedAt = new Date();
   const found = await deps.discover(body.agent_card_url, body.auth.type);
   if (!found.ok) throw cardProblem(found.refused, found.reason);
-  const target = await createA2aTarget(deps.db, {
-    id: newId(),
+  const id = newId();
+  const target = await createA2aTargetUnderCap(deps.db, deps.targetsPerOrg, {
+    id,
     org_id: orgId,
     name: body.name,
     description: body.description || null,
     agent_card_url: body.agent_card_url,
     card: { iface: found.iface, card: found.card, etag: found.etag, fetchedAt },
     auth_type: body.auth.type,
-    auth_token: body.auth.type === 'bearer' ? deps.secrets.seal(body.auth.token) : null,
+    auth_token:
+      body.auth.type === 'bearer'
+        ? deps.secrets.seal(body.auth.token, { id, column: 'a2a_auth_token' })
+        : null,
   });
   return { target, warnings: found.warnings };
 }

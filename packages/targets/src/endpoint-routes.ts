@@ -1,14 +1,7 @@
 // The legacy webhook endpoint routes. An endpoint is a webhook target seen in the older shape:
 // event_types travels as a JSON-encoded string, create answers 200 {id, secret}, and a PATCH answers
 // a short record. Mailbox and a2a targets do not exist on these routes (404).
-import {
-  createTarget,
-  getTarget,
-  listTargets,
-  softDeleteTarget,
-  updateTarget,
-  type TargetPatch,
-} from '@evds/db';
+import { getTarget, softDeleteTarget, updateTarget, type TargetPatch } from '@evds/db';
 import { newId, notFound } from '@evds/domain';
 import { type RouteDef, defineRoute, idParams } from '@evds/http';
 import { newInboundSecret, newSigningSecret } from '@evds/secrets';
@@ -24,6 +17,8 @@ import {
 } from './inputs.ts';
 import { endpointPatchSchema, endpointSchema, endpointView, errorSchema } from './views.ts';
 import { resetCircuitBeforeEnabling, withCircuits } from './health.ts';
+import { createTargetUnderCap, targetLimitResponse } from './target-cap.ts';
+import { listTargetsForQuery, nextCursorSchema, targetListQuery } from './target-paging.ts';
 
 const tag = 'webhook endpoints (legacy)';
 const webhooksOnly = { kind: 'webhook' } as const;
@@ -43,15 +38,21 @@ export function endpointRoutes(deps: TargetRouteDeps): RouteDef[] {
       path: '/api/v1/endpoints',
       auth: 'KS',
       tag,
-      summary: "The organization's webhook endpoints, oldest first",
+      summary:
+        "The organization's webhook endpoints, oldest first; all of them, or one page when limit or after is given",
+      query: targetListQuery,
       responses: {
-        200: { description: 'endpoints', schema: z.object({ endpoints: z.array(endpointSchema) }) },
-      },
-      handler: async ({ auth }) => ({
-        body: {
-          endpoints: await withCircuits(deps, await listTargets(db, auth.orgId, webhooksOnly), endpointView),
+        200: {
+          description: 'endpoints',
+          schema: z.object({ endpoints: z.array(endpointSchema), next_cursor: nextCursorSchema }),
         },
-      }),
+        400: { description: 'a bad query parameter (the message names it)', schema: errorSchema },
+      },
+      handler: async ({ auth, query }) => {
+        const { targets, nextCursor } = await listTargetsForQuery(db, auth.orgId, query, webhooksOnly);
+        const body = { endpoints: await withCircuits(deps, targets, endpointView) };
+        return { body: nextCursor === undefined ? body : { ...body, next_cursor: nextCursor } };
+      },
     }),
     defineRoute({
       method: 'post',
@@ -75,19 +76,21 @@ export function endpointRoutes(deps: TargetRouteDeps): RouteDef[] {
         },
         ...badBody,
         ...refusedUrl,
+        ...targetLimitResponse,
       },
       handler: async ({ auth, body }) => {
         await requireAllowedUrl(netPolicy, body.url);
         const secret = newSigningSecret();
-        const t = await createTarget(db, {
-          id: newId(),
+        const id = newId();
+        const t = await createTargetUnderCap(db, deps.targetsPerOrg, {
+          id,
           org_id: auth.orgId,
           kind: 'webhook',
           name: body.name,
           url: body.url,
           description: body.description || null,
           event_types: uniqueTypes(body.event_types ?? []),
-          signing_secret: secrets.seal(secret),
+          signing_secret: secrets.seal(secret, { id, column: 'signing_secret' }),
         });
         return { body: { id: t.id, secret } };
       },
@@ -127,6 +130,9 @@ export function endpointRoutes(deps: TargetRouteDeps): RouteDef[] {
         enabled: z.boolean().optional(),
         verify_inbound_signatures: z.boolean().optional(),
       }),
+      // Ingest reads these three; a name, url or description changes nothing it caches.
+      invalidatesIngest: (b) =>
+        b.enabled !== undefined || b.event_types !== undefined || b.verify_inbound_signatures !== undefined,
       responses: {
         200: { description: 'the updated endpoint', schema: z.object({ endpoint: endpointPatchSchema }) },
         ...badBody,
@@ -146,7 +152,11 @@ export function endpointRoutes(deps: TargetRouteDeps): RouteDef[] {
           event_types: body.event_types && uniqueTypes(body.event_types),
           enabled: body.enabled,
         };
-        if (inboundSecret) patch.inbound = { enabled: true, secretEnvelope: secrets.seal(inboundSecret) };
+        if (inboundSecret)
+          patch.inbound = {
+            enabled: true,
+            secretEnvelope: secrets.seal(inboundSecret, { id: params.id, column: 'inbound_secret' }),
+          };
         else if (body.verify_inbound_signatures === false) patch.inbound = { enabled: false };
         const r = await updateTarget(db, auth.orgId, params.id, patch, webhooksOnly);
         if (!r) throw notFound('endpoint');
@@ -173,6 +183,7 @@ export function endpointRoutes(deps: TargetRouteDeps): RouteDef[] {
       method: 'delete',
       path: '/api/v1/endpoints/:id',
       auth: 'KS',
+      invalidatesIngest: true,
       tag,
       summary: 'Delete a webhook endpoint; its events stay readable',
       params: idParams,

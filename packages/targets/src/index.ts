@@ -6,3 +6,4 @@ export * from './target-routes.ts';
 export * from './views.ts';
 export * from './health.ts';
 export * from './reseal.ts';
+export { targetListQuery } from './target-paging.ts';

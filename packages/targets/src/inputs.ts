@@ -4,7 +4,7 @@
 import type { Discover } from '@evds/a2a';
 import type { Db } from '@evds/db';
 import { AppError } from '@evds/domain';
-import type { NetPolicy } from '@evds/netguard';
+import { MAX_URL_LENGTH, type NetPolicy } from '@evds/netguard';
 import type { Redis } from '@evds/queue';
 import type { SecretBox } from '@evds/secrets';
 import { z } from 'zod';
@@ -22,7 +22,7 @@ export const uniqueTypes = (types: string[]): string[] => [...new Set(types)];
 export const urlInput = z
   .string()
   .trim()
-  .max(2048)
+  .max(MAX_URL_LENGTH)
   .superRefine((raw, ctx) => {
     let url: URL;
     try {
@@ -55,4 +55,6 @@ export interface TargetRouteDeps {
   secrets: Pick<SecretBox, 'seal'>;
   netPolicy: NetPolicy;
   discoverCard?: Discover;
+  /** Live targets of every kind one workspace may hold (TARGETS_PER_ORG). */
+  targetsPerOrg: number;
 }

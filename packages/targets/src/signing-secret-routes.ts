@@ -50,7 +50,8 @@ export function signingSecretRoutes(deps: Pick<TargetRouteDeps, 'db' | 'secrets'
       },
       handler: async ({ auth, params }) => {
         const secret = newSigningSecret();
-        settle(await rotateSigningSecret(db, auth.orgId, params.id, secrets.seal(secret)));
+        const envelope = secrets.seal(secret, { id: params.id, column: 'signing_secret' });
+        settle(await rotateSigningSecret(db, auth.orgId, params.id, envelope));
         return { body: { secret, has_previous_signing_secret: true } };
       },
     }),

@@ -1,7 +1,7 @@
 // The unified target routes: targets of every kind are created (a2a ones from their Agent Card, see
 // a2a-routes.ts), listed, read, renamed, enabled or disabled, and deleted here; a2a targets refreshed.
 import { createDiscovery } from '@evds/a2a';
-import { createTarget, getTarget, listTargets, softDeleteTarget, updateTarget } from '@evds/db';
+import { getTarget, softDeleteTarget, updateTarget } from '@evds/db';
 import { newId, notFound } from '@evds/domain';
 import { type RouteDef, defineRoute, idParams } from '@evds/http';
 import { createGuardedAgent } from '@evds/netguard';
@@ -11,6 +11,8 @@ import { descriptionInput, nameInput, requireAllowedUrl, urlInput, type TargetRo
 import { a2aCreateInput, a2aRefreshRoute, createA2aTargetFromCard, warningsSchema } from './a2a-routes.ts';
 import { createdTargetSchema, errorSchema, targetSchema, targetView } from './views.ts';
 import { NEW_TARGET_CIRCUIT, resetCircuitBeforeEnabling, withCircuits } from './health.ts';
+import { createTargetUnderCap, targetLimitResponse } from './target-cap.ts';
+import { listTargetsForQuery, nextCursorSchema, targetListQuery } from './target-paging.ts';
 
 const tag = 'targets';
 const notFoundResponse = { 404: { description: 'no such target in this organization', schema: errorSchema } };
@@ -53,11 +55,22 @@ export function targetRoutes(deps: TargetRouteDeps): RouteDef[] {
       path: '/api/v1/targets',
       auth: 'KS',
       tag,
-      summary: "The organization's targets of every kind, oldest first, each with its delivery health",
-      responses: { 200: { description: 'targets', schema: z.object({ targets: z.array(targetSchema) }) } },
-      handler: async ({ auth }) => ({
-        body: { targets: await withCircuits(deps, await listTargets(db, auth.orgId), targetView) },
-      }),
+      summary:
+        "The organization's targets of every kind, oldest first, each with its delivery health; all of " +
+        'them, or one page when limit or after is given',
+      query: targetListQuery,
+      responses: {
+        200: {
+          description: 'targets',
+          schema: z.object({ targets: z.array(targetSchema), next_cursor: nextCursorSchema }),
+        },
+        400: { description: 'a bad query parameter (the message names it)', schema: errorSchema },
+      },
+      handler: async ({ auth, query }) => {
+        const { targets, nextCursor } = await listTargetsForQuery(db, auth.orgId, query);
+        const body = { targets: await withCircuits(deps, targets, targetView) };
+        return { body: nextCursor === undefined ? body : { ...body, next_cursor: nextCursor } };
+      },
     }),
     defineRoute({
       method: 'post',
@@ -84,6 +97,7 @@ export function targetRoutes(deps: TargetRouteDeps): RouteDef[] {
             'usable A2A v1 HTTP+JSON interface)',
           schema: errorSchema,
         },
+        ...targetLimitResponse,
       },
       handler: async ({ auth, body }) => {
         const base = {
@@ -93,11 +107,15 @@ export function targetRoutes(deps: TargetRouteDeps): RouteDef[] {
           description: body.description || null,
         };
         if (body.kind === 'mailbox') {
-          const t = await createTarget(db, { ...base, kind: 'mailbox' });
+          const t = await createTargetUnderCap(db, deps.targetsPerOrg, { ...base, kind: 'mailbox' });
           return { status: 201, body: { target: targetView(t, NEW_TARGET_CIRCUIT) } };
         }
         if (body.kind === 'a2a') {
-          const r = await createA2aTargetFromCard({ db, secrets, discover }, auth.orgId, body);
+          const r = await createA2aTargetFromCard(
+            { db, secrets, discover, targetsPerOrg: deps.targetsPerOrg },
+            auth.orgId,
+            body,
+          );
           return {
             status: 201,
             body: { target: targetView(r.target, NEW_TARGET_CIRCUIT), warnings: r.warnings },
@@ -105,11 +123,11 @@ export function targetRoutes(deps: TargetRouteDeps): RouteDef[] {
         }
         await requireAllowedUrl(netPolicy, body.url);
         const secret = newSigningSecret();
-        const t = await createTarget(db, {
+        const t = await createTargetUnderCap(db, deps.targetsPerOrg, {
           ...base,
           kind: 'webhook',
           url: body.url,
-          signing_secret: secrets.seal(secret),
+          signing_secret: secrets.seal(secret, { id: base.id, column: 'signing_secret' }),
         });
         return { status: 201, body: { target: { ...targetView(t, NEW_TARGET_CIRCUIT), secret } } };
       },
@@ -146,6 +164,8 @@ export function targetRoutes(deps: TargetRouteDeps): RouteDef[] {
         description: descriptionInput.optional(),
         enabled: z.boolean().optional(),
       }),
+      // Of these fields ingest reads only `enabled`.
+      invalidatesIngest: (b) => b.enabled !== undefined,
       responses: {
         200: { description: 'the updated target', schema: z.object({ target: targetSchema }) },
         ...badBody,
@@ -171,6 +191,7 @@ export function targetRoutes(deps: TargetRouteDeps): RouteDef[] {
       method: 'delete',
       path: '/api/v1/targets/:id',
       auth: 'KS',
+      invalidatesIngest: true,
       tag,
       summary: 'Delete a target; its events and messages stay readable',
       params: idParams,

@@ -36,6 +36,7 @@ export function createA2aWorker(cfg: WorkerConfig): Service {
     allowCidrs: cfg.NETGUARD_ALLOW_CIDRS,
     testHosts: cfg.NETGUARD_TEST_HOSTS,
     dns: outboundDns(cfg),
+    onNameRefused: (refusal) => logger.warn(refusal, 'network policy refused a host name'),
   });
   const agent = createGuardedAgent(policy, { maxSockets: cfg.DELIVERY_CONCURRENCY });
   const cardAgent = createGuardedAgent(policy, { keepAlive: false });

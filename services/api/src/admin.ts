@@ -1,5 +1,5 @@
 // Operator command line: provisions workspaces, sets billing states and re-seals secrets after a key
-// rotation (infra/README.md). Secrets are printed once.
+// rotation or an upgrade from unbound envelopes (infra/README.md). Secrets are printed once.
 //   node services/api/src/admin.ts create-workspace --org "Acme" --email ada@acme.test [--name Ada] [--password P] [--billing exempt]
 //   node services/api/src/admin.ts set-billing --org <id or slug> --status suspended
 //   node services/api/src/admin.ts reseal-secrets [--dry-run] [--json]
@@ -91,14 +91,16 @@ async function reseal(db: Db, args: string[]): Promise<void> {
   else
     console.log(
       `${values['dry-run'] ? 'would re-seal' : 're-sealed'} ${report.resealed} of ${report.scanned} sealed values ` +
-        `under key "${report.currentKeyId}"; ${report.skipped} changed meanwhile (run again), ` +
-        `${report.unreadable} unreadable`,
+        `under key "${report.currentKeyId}", bound to their rows (${report.unbound} found unbound); ` +
+        `${report.skipped} changed meanwhile (run again), ${report.unreadable} unreadable`,
     );
-  // Unreadable values name a key that is no longer configured: dropping keys is not safe yet.
+  // Unreadable values name a key that is no longer configured (dropping keys is not safe yet), or were
+  // copied from another row or column: either way the command never drops what it cannot open.
   if (report.unreadable > 0 || report.skipped > 0) {
     console.error(
       report.unreadable > 0
-        ? `${report.unreadable} values are sealed under keys ENCRYPTION_KEYS does not list: add those keys back`
+        ? `${report.unreadable} values cannot be opened: sealed under keys ENCRYPTION_KEYS does not list ` +
+            '(add those keys back), or copied from another target or column (issue that target a new secret)'
         : 'some values changed while re-sealing: run the command again',
     );
     process.exitCode = 1;

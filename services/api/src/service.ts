@@ -5,12 +5,14 @@ import { countAutoDisabledTargets, countMailboxBacklog, createDb, poolStats } fr
 import {
   buildOpenApiDocument,
   openApiRoute,
+  createAuthFailureLimit,
   createHttpApp,
   createRateLimiter,
   dbCredentialStore,
   healthHandler,
   listen,
   mountRoutes,
+  perCredentialLimit,
   type RouteDef,
   type RunningServer,
 } from '@evds/http';
@@ -44,19 +46,46 @@ export interface ApiService extends Service {
 export function createApiService(cfg: ApiConfig): ApiService {
   // Both refuse a bad configuration here, at start, before any connection is opened.
   const secrets = createSecretBox(cfg.ENCRYPTION_KEYS);
+  const logger = createLogger({ level: cfg.LOG_LEVEL, name: 'api' });
   const netPolicy = createNetPolicy({
     allowCidrs: cfg.NETGUARD_ALLOW_CIDRS,
     testHosts: cfg.NETGUARD_TEST_HOSTS,
     dns: outboundDns(cfg),
+    onNameRefused: (refusal) => logger.warn(refusal, 'network policy refused a host name'),
   });
-  const logger = createLogger({ level: cfg.LOG_LEVEL, name: 'api' });
-  const db = createDb({ url: cfg.DATABASE_URL, poolSize: cfg.DB_POOL_SIZE, applicationName: 'evds-api' });
+  const db = createDb({
+    url: cfg.DATABASE_URL,
+    poolSize: cfg.DB_POOL_SIZE,
+    applicationName: 'evds-api',
+    statementTimeoutMs: cfg.DB_STATEMENT_TIMEOUT_MS,
+  });
   const redis = createRedis(cfg.REDIS_URL, { role: 'client', name: 'evds-api' });
   const producer = createProducer(redis, cfg.REDIS_PREFIX);
   const loginLimiter = createRateLimiter(redis, {
     prefix: `${cfg.REDIS_PREFIX}:rl`,
     limit: cfg.LOGIN_RATE_LIMIT,
     windowSeconds: cfg.LOGIN_RATE_WINDOW_SECONDS,
+  });
+  const loginPrefixLimiter = createRateLimiter(redis, {
+    prefix: `${cfg.REDIS_PREFIX}:rl`,
+    limit: cfg.LOGIN_PREFIX_RATE_LIMIT,
+    windowSeconds: cfg.LOGIN_RATE_WINDOW_SECONDS,
+  });
+  const loginAccountLimiter = createRateLimiter(redis, {
+    prefix: `${cfg.REDIS_PREFIX}:rl`,
+    limit: cfg.LOGIN_ACCOUNT_RATE_LIMIT,
+    windowSeconds: cfg.LOGIN_RATE_WINDOW_SECONDS,
+  });
+  const signupLimiter = createRateLimiter(redis, {
+    prefix: `${cfg.REDIS_PREFIX}:rl`,
+    limit: cfg.SIGNUP_RATE_LIMIT,
+    windowSeconds: cfg.SIGNUP_RATE_WINDOW_SECONDS,
+  });
+  // The ingest service's window per target, the same key and limits: replay and recover count in it too.
+  const ingestLimiter = createRateLimiter(redis, {
+    prefix: `${cfg.REDIS_PREFIX}:rl`,
+    limit: cfg.INGEST_RATE_LIMIT,
+    windowSeconds: cfg.INGEST_RATE_WINDOW_SECONDS,
   });
   const registry = createRegistry('api');
   registerPoolGauges(registry, () => poolStats(db));
@@ -70,16 +99,33 @@ export function createApiService(cfg: ApiConfig): ApiService {
     ...authRoutes({
       db,
       loginLimiter,
+      loginPrefixLimiter,
+      loginAccountLimiter,
+      signupLimiter,
       sessionTtlSeconds: cfg.SESSION_TTL_SECONDS,
       sessionsPerUser: cfg.SESSIONS_PER_USER,
     }),
     ...orgRoutes({ db }),
     ...keyRoutes({ db, keysPerOrg: cfg.API_KEYS_PER_ORG }),
-    ...endpointRoutes({ db, secrets, netPolicy, redis, prefix: cfg.REDIS_PREFIX }),
-    ...targetRoutes({ db, secrets, netPolicy, redis, prefix: cfg.REDIS_PREFIX }),
+    ...endpointRoutes({
+      db,
+      secrets,
+      netPolicy,
+      redis,
+      prefix: cfg.REDIS_PREFIX,
+      targetsPerOrg: cfg.TARGETS_PER_ORG,
+    }),
+    ...targetRoutes({
+      db,
+      secrets,
+      netPolicy,
+      redis,
+      prefix: cfg.REDIS_PREFIX,
+      targetsPerOrg: cfg.TARGETS_PER_ORG,
+    }),
     ...signingSecretRoutes({ db, secrets }),
-    ...eventRoutes({ db, producer }),
-    ...recoverRoutes({ db, producer }),
+    ...eventRoutes({ db, producer, ingestLimiter, logger }),
+    ...recoverRoutes({ db, producer, ingestLimiter, logger }),
     ...usageRoutes({ db }),
     ...billingRoutes({
       db,
@@ -87,7 +133,11 @@ export function createApiService(cfg: ApiConfig): ApiService {
       webhookSecret: cfg.BILLING_WEBHOOK_SECRET,
       graceSeconds: cfg.BILLING_GRACE_SECONDS,
     }),
-    ...mailboxRoutes({ db, leaseSeconds: cfg.MAILBOX_LEASE_SECONDS }),
+    ...mailboxRoutes({
+      db,
+      leaseSeconds: cfg.MAILBOX_LEASE_SECONDS,
+      pageMaxBytes: cfg.MAILBOX_PAGE_MAX_BYTES,
+    }),
   ];
   routes.push(
     openApiRoute(() =>
@@ -105,11 +155,26 @@ export function createApiService(cfg: ApiConfig): ApiService {
     mountRoutes(routes, {
       credentials: dbCredentialStore(db),
       bodyLimitBytes: cfg.BODY_LIMIT_BYTES,
-      // Ingest caches keys, targets and orgs: any change here must reach it before this answer does.
-      afterChange: () =>
-        bumpCacheGeneration(redis, cfg.REDIS_PREFIX).catch((err: unknown) =>
-          logger.error({ err }, 'could not bump the cache generation; ingest caches may lag up to a minute'),
-        ),
+      authFailures: createAuthFailureLimit(redis, {
+        prefix: `${cfg.REDIS_PREFIX}:rl`,
+        limit: cfg.AUTH_FAILURE_LIMIT,
+        windowSeconds: cfg.AUTH_FAILURE_WINDOW_SECONDS,
+        logger,
+      }),
+      perCredential: perCredentialLimit(
+        createRateLimiter(redis, {
+          prefix: `${cfg.REDIS_PREFIX}:rl`,
+          limit: cfg.API_RATE_LIMIT,
+          windowSeconds: cfg.API_RATE_WINDOW_SECONDS,
+        }),
+        logger,
+      ),
+      // Ingest caches keys, targets and billing states: a change to them must reach it before the answer.
+      invalidateIngest: () =>
+        bumpCacheGeneration(redis, cfg.REDIS_PREFIX).catch((err: unknown) => {
+          logger.error({ err }, 'could not bump the cache generation; ingest caches may lag up to a minute');
+          throw err;
+        }),
     }),
   );
   const app = createHttpApp({

@@ -53,6 +53,7 @@ export function createDeliveryWorker(cfg: WorkerConfig): Service {
       allowCidrs: cfg.NETGUARD_ALLOW_CIDRS,
       testHosts: cfg.NETGUARD_TEST_HOSTS,
       dns: outboundDns(cfg),
+      onNameRefused: (refusal) => logger.warn(refusal, 'network policy refused a host name'),
     }),
     {
       maxSockets: cfg.DELIVERY_CONCURRENCY,

@@ -2,6 +2,7 @@
 import type { IngestConfig } from '@evds/config';
 import { createDb, poolStats } from '@evds/db';
 import {
+  createAuthFailureLimit,
   createHttpApp,
   createRateLimiter,
   healthHandler,
@@ -30,7 +31,12 @@ export interface IngestService extends Service {
 
 export function createIngestService(cfg: IngestConfig): IngestService {
   const logger = createLogger({ level: cfg.LOG_LEVEL, name: 'ingest' });
-  const db = createDb({ url: cfg.DATABASE_URL, poolSize: cfg.DB_POOL_SIZE, applicationName: 'evds-ingest' });
+  const db = createDb({
+    url: cfg.DATABASE_URL,
+    poolSize: cfg.DB_POOL_SIZE,
+    applicationName: 'evds-ingest',
+    statementTimeoutMs: cfg.DB_STATEMENT_TIMEOUT_MS,
+  });
   const redis = createRedis(cfg.REDIS_URL, { role: 'client', name: 'evds-ingest' });
   const producer = createProducer(redis, cfg.REDIS_PREFIX);
   const registry = createRegistry('ingest');
@@ -63,7 +69,18 @@ export function createIngestService(cfg: IngestConfig): IngestService {
   const backing = { postgres: () => sql`select 1`.execute(db), redis: () => redis.ping() };
   const router = Router();
   router.get('/health', healthHandler(backing));
-  router.use(mountRoutes(routes, { credentials: lookups.credentials, bodyLimitBytes: cfg.BODY_LIMIT_BYTES }));
+  router.use(
+    mountRoutes(routes, {
+      credentials: lookups.credentials,
+      bodyLimitBytes: cfg.BODY_LIMIT_BYTES,
+      authFailures: createAuthFailureLimit(redis, {
+        prefix: `${cfg.REDIS_PREFIX}:rl`,
+        limit: cfg.AUTH_FAILURE_LIMIT,
+        windowSeconds: cfg.AUTH_FAILURE_WINDOW_SECONDS,
+        logger,
+      }),
+    }),
+  );
   const app = createHttpApp({
     logger,
     dashboardOrigin: cfg.DASHBOARD_ORIGIN,

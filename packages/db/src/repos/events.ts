@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { EventStatus } from '@evds/domain';
+import { billingBlocks, type EventStatus } from '@evds/domain';
 import type { Db } from '../database.ts';
 import type { DeliveryAttempt, Event } from '../tables/index.ts';
 
@@ -62,12 +62,23 @@ export async function listAttempts(db: Db, orgId: string, eventId: string): Prom
 export type ReplayResult =
   | { outcome: 'replayed'; id: string; targetKind: string }
   | { outcome: 'not_found' }
+  | { outcome: 'billing_blocked' }
   | { outcome: 'payload_gone' }
-  | { outcome: 'target_unavailable'; reason: string };
+  | { outcome: 'target_disabled' }
+  | { outcome: 'target_unavailable'; reason: string }
+  | { outcome: 'rate_limited'; retryAfterSeconds: number };
+
+/**
+ * Asked once every other check has passed, just before an item is written for a target: may the
+ * target take one more now? (The API passes the target's ingest window, which ingestion shares.)
+ */
+export type TargetAdmission = (targetId: string) => Promise<{ allowed: boolean; retryAfterSeconds: number }>;
 
 /**
  * A replay is a new QUEUED event with the original's payload (copied inside Postgres), its
- * source_event_id set and no usage record. The original becomes REPLAYED if it had settled.
+ * source_event_id set and no usage record. The original becomes REPLAYED if it had settled. It is
+ * refused as ingestion would refuse the item: billing pending or suspended, target disabled, or the
+ * target's window full (`admit`, asked last so a refused replay takes no place in it).
  */
 export async function replayEvent(
   db: Db,
@@ -75,28 +86,35 @@ export async function replayEvent(
   eventId: string,
   newId: string,
   requestId: string | null,
+  admit: TargetAdmission,
 ): Promise<ReplayResult> {
   return db.transaction().execute(async (tx) => {
     const original = await tx
       .selectFrom('events as e')
       .innerJoin('targets as t', 't.id', 'e.target_id')
+      .innerJoin('organizations as o', 'o.id', 'e.org_id')
       .select([
         'e.id',
+        'e.target_id',
         'e.target_kind',
         sql<boolean>`e.payload is not null`.as('has_payload'),
         't.deleted_at',
         't.enabled',
+        'o.billing_status',
       ])
       .where('e.org_id', '=', orgId)
       .where('e.id', '=', eventId)
       .forUpdate('e')
       .executeTakeFirst();
     if (!original) return { outcome: 'not_found' } as const;
+    if (billingBlocks(original.billing_status)) return { outcome: 'billing_blocked' } as const;
     if (!original.has_payload) return { outcome: 'payload_gone' } as const;
     if (original.deleted_at)
       return { outcome: 'target_unavailable', reason: "the event's target was deleted" } as const;
-    if (!original.enabled)
-      return { outcome: 'target_unavailable', reason: "the event's target is disabled" } as const;
+    if (!original.enabled) return { outcome: 'target_disabled' } as const;
+    const admitted = await admit(original.target_id);
+    if (!admitted.allowed)
+      return { outcome: 'rate_limited', retryAfterSeconds: admitted.retryAfterSeconds } as const;
     await sql`
       insert into events (id, org_id, target_id, target_kind, event_type, correlation_id, status, source_event_id,
                           payload, payload_size, next_attempt_at, request_id)

@@ -42,7 +42,12 @@ const columns = [
 ] as const;
 const state = shownState.as('state');
 /** A message past retention has no payload to show, even before the job has dropped it. */
-const payload = sql<Buffer | null>`case when ${pastRetention} then null else m.payload end`.as('payload');
+const payloadShown = sql<Buffer | null>`case when ${pastRetention} then null else m.payload end`;
+const payload = payloadShown.as('payload');
+/** The list's order, as a window: the running count and byte total of a page follow it. */
+const pageOrder = sql`order by m.created_at, m.id rows unbounded preceding`;
+/** The bytes of the payload shown, without reading it (octet_length takes a stored value's length). */
+const shownBytes = sql<number>`case when ${pastRetention} then 0 else coalesce(octet_length(m.payload), 0) end`;
 
 /**
  * A message as stored, except `state` (the state shown now) and `payload` (null past retention).
@@ -83,14 +88,20 @@ export type ListMessagesResult =
   | { outcome: 'bad_cursor' };
 
 /**
- * One page of a mailbox, oldest first (created_at, then id), after the message `after` when given.
+ * One page of a mailbox, oldest first (created_at, then id), after the message `after` when given:
+ * at most `limit` messages, and no more payload bytes than `maxBytes`, except that the first message
+ * always comes (so a consumer always makes progress). `nextCursor` is set whenever messages remain.
  * Reads only: listing never changes a message.
+ *
+ * The page is chosen from sizes alone: the candidates' running total of payload bytes comes from
+ * octet_length, which reads a stored value's length without fetching it, and only the payloads of
+ * the messages kept are read. A page of 100 large messages never loads the 99 that do not fit.
  */
 export async function listMailboxMessages(
   db: Db,
   orgId: string,
   mailboxId: string,
-  opts: { status?: MailboxState; after?: string; limit: number },
+  opts: { status?: MailboxState; after?: string; limit: number; maxBytes: number },
 ): Promise<ListMessagesResult> {
   const [exists, cursor] = await Promise.all([
     mailboxExists(db, orgId, mailboxId),
@@ -106,30 +117,45 @@ export async function listMailboxMessages(
   ]);
   if (!exists) return { outcome: 'mailbox_not_found' };
   if (opts.after !== undefined && !cursor) return { outcome: 'bad_cursor' };
-  let q = db
+  let candidates = db
     .selectFrom('mailbox_messages as m')
-    .select(columns)
-    .select([state, payload])
+    .select([
+      'm.id',
+      sql<number>`row_number() over (${pageOrder})`.as('n'),
+      sql<number>`sum(${shownBytes}) over (${pageOrder})`.as('bytes_through'),
+    ])
     .where('m.org_id', '=', orgId)
     .where('m.mailbox_id', '=', mailboxId);
   if (opts.status)
-    q = q.where('m.state', 'in', storedFor[opts.status]).where(sql<SqlBool>`${shownState} = ${opts.status}`);
+    candidates = candidates
+      .where('m.state', 'in', storedFor[opts.status])
+      .where(sql<SqlBool>`${shownState} = ${opts.status}`);
   // Postgres compares its own microsecond timestamps: a JavaScript Date would round the cursor.
   if (opts.after !== undefined)
-    q = q.where(
+    candidates = candidates.where(
       sql<SqlBool>`(m.created_at, m.id) > (select c.created_at, c.id from mailbox_messages c where c.id = ${opts.after})`,
     );
-  const rows = await q
-    .orderBy('m.created_at')
-    .orderBy('m.id')
-    .limit(opts.limit + 1)
+  const kept = sql<SqlBool>`(p.n = 1 or p.bytes_through <= ${opts.maxBytes}) and p.n <= ${opts.limit}`;
+  const rows = await db
+    .with('p', () =>
+      candidates
+        .orderBy('m.created_at')
+        .orderBy('m.id')
+        .limit(opts.limit + 1),
+    )
+    .selectFrom('p')
+    .innerJoin('mailbox_messages as m', 'm.id', 'p.id')
+    .select(columns)
+    .select([state, sql<Buffer | null>`case when ${kept} then ${payloadShown} end`.as('payload')])
+    .select(kept.as('kept'))
+    .orderBy('p.n')
     .execute();
-  const messages = rows.slice(0, opts.limit);
+  const messages = rows.filter((r) => r.kept).map(({ kept: _, ...m }) => m);
   const last = messages.at(-1);
   return {
     outcome: 'listed',
     messages,
-    nextCursor: rows.length > opts.limit && last ? last.id : null,
+    nextCursor: rows.length > messages.length && last ? last.id : null,
   };
 }
 
@@ -222,35 +248,6 @@ async function afterMiss(db: Db, orgId: string, id: string): Promise<MessageChan
   return message ? { outcome: 'refused', message } : { outcome: 'not_found' };
 }
 
-/**
- * Retention in storage: messages past expires_at become EXPIRED and lose their payload, `batch` rows
- * per statement (rows being claimed right now are skipped and caught on the next run), at most
- * `maxBatches` statements per call. Returns how many messages expired.
- */
-export async function expireMailboxMessages(db: Db, batch: number, maxBatches: number): Promise<number> {
-  let total = 0;
-  for (let i = 0; i < maxBatches; i++) {
-    const r = await db
-      .updateTable('mailbox_messages')
-      .set({ state: 'EXPIRED', payload: null })
-      .where('id', 'in', (eb) =>
-        eb
-          .selectFrom('mailbox_messages')
-          .select('id')
-          .where('state', '<>', 'EXPIRED')
-          .where('expires_at', '<=', sql<Date>`now()`)
-          .limit(batch)
-          .forUpdate()
-          .skipLocked(),
-      )
-      .executeTakeFirst();
-    const n = Number(r.numUpdatedRows);
-    total += n;
-    if (n < batch) break;
-  }
-  return total;
-}
-
 /** Messages of the organization created since `since`, by the state shown now. */
 export async function mailboxStateCounts(
   db: Db,
@@ -265,28 +262,4 @@ export async function mailboxStateCounts(
   const counts = Object.fromEntries(mailboxStates.map((s) => [s, 0])) as Record<MailboxState, number>;
   for (const row of r.rows) counts[row.state] = row.n;
   return counts;
-}
-
-/**
- * FOR THE OPERATOR'S METRICS ONLY (no tenant sees it): stored UNREAD and CLAIMED messages across every
- * organization. Bounded: each count stops at `cap` rows and the statement at `timeoutMs`, so a scrape
- * costs little even with a huge backlog. A CLAIMED message whose lease has lapsed still counts as
- * CLAIMED here (the state shown to consumers is computed when read).
- */
-export async function countMailboxBacklog(
-  db: Db,
-  cap: number,
-  timeoutMs: number,
-): Promise<{ UNREAD: number; CLAIMED: number }> {
-  return db.transaction().execute(async (tx) => {
-    await sql`set local statement_timeout = ${sql.lit(Math.max(1, Math.floor(timeoutMs)))}`.execute(tx);
-    const r = await sql<{ unread: number; claimed: number }>`
-      select
-        (select count(*) from (select 1 from mailbox_messages where state = 'UNREAD' limit ${cap}) u)::int as unread,
-        (select count(*) from (select 1 from mailbox_messages where state = 'CLAIMED' limit ${cap}) c)::int as claimed`.execute(
-      tx,
-    );
-    const row = r.rows[0];
-    return { UNREAD: row?.unread ?? 0, CLAIMED: row?.claimed ?? 0 };
-  });
 }

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
-import type { EventStatus, TargetKind } from '@evds/domain';
+import { billingBlocks, type BillingStatus, type EventStatus, type TargetKind } from '@evds/domain';
 import type { Db } from '../database.ts';
+import type { TargetAdmission } from './events.ts';
 import type { Recovery, RecoveryState } from '../tables/index.ts';
 
 export interface RecoveryInput {
@@ -16,30 +17,41 @@ export type CreateRecoveryResult =
   | { outcome: 'created'; recovery: Recovery }
   | { outcome: 'not_found' }
   | { outcome: 'wrong_kind' }
-  | { outcome: 'target_unavailable'; reason: string };
+  | { outcome: 'billing_blocked' }
+  | { outcome: 'target_disabled' }
+  | { outcome: 'target_unavailable'; reason: string }
+  | { outcome: 'rate_limited'; retryAfterSeconds: number };
 
 /**
  * A recovery in state `running`, with `matched` counted in the same transaction. The target row is
- * locked (share) so it cannot be disabled or deleted between the check and the insert.
+ * locked (share) so it cannot be disabled or deleted between the check and the insert. Refused as
+ * a replay is: billing pending or suspended, target disabled, or the target's window full (`admit`,
+ * asked last: the request counts once in the window, whatever number of events it will replay).
  */
 export async function createRecovery(
   db: Db,
   orgId: string,
   input: RecoveryInput,
+  admit: TargetAdmission,
 ): Promise<CreateRecoveryResult> {
   return db.transaction().execute(async (tx) => {
     const target = await tx
-      .selectFrom('targets')
-      .select(['kind', 'enabled', 'deleted_at'])
-      .where('org_id', '=', orgId)
-      .where('id', '=', input.targetId)
-      .forShare()
+      .selectFrom('targets as t')
+      .innerJoin('organizations as o', 'o.id', 't.org_id')
+      .select(['t.kind', 't.enabled', 't.deleted_at', 'o.billing_status'])
+      .where('t.org_id', '=', orgId)
+      .where('t.id', '=', input.targetId)
+      .forShare('t')
       .executeTakeFirst();
     if (!target) return { outcome: 'not_found' } as const;
     if (target.kind === 'mailbox') return { outcome: 'wrong_kind' } as const;
+    if (billingBlocks(target.billing_status)) return { outcome: 'billing_blocked' } as const;
     if (target.deleted_at)
       return { outcome: 'target_unavailable', reason: 'the target was deleted' } as const;
-    if (!target.enabled) return { outcome: 'target_unavailable', reason: 'the target is disabled' } as const;
+    if (!target.enabled) return { outcome: 'target_disabled' } as const;
+    const admitted = await admit(input.targetId);
+    if (!admitted.allowed)
+      return { outcome: 'rate_limited', retryAfterSeconds: admitted.retryAfterSeconds } as const;
     const { n } = await tx
       .selectFrom('events')
       .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -77,6 +89,10 @@ export async function getRecovery(db: Db, orgId: string, id: string): Promise<Re
     .executeTakeFirst();
 }
 
+/** The failure_reason of a recovery stopped by the workspace's billing. */
+const RECOVERY_BILLING_BLOCKED =
+  "stopped: the workspace's billing became pending or suspended; start a new recovery once it is active";
+
 export interface RecoveryBatch {
   /** The recovery's state after the batch; 'gone' when there is no such recovery. */
   state: RecoveryState | 'gone';
@@ -90,7 +106,10 @@ export interface RecoveryBatch {
  * those originals REPLAYED, the others counted as skipped, and the cursor and counters moved on. A batch
  * retried after a crash either finds its work committed (the cursor moved with it) or redoes all of
  * it; `on conflict do nothing` on (recovery_id, source_event_id) holds even if both somehow happened.
- * A target disabled or deleted meanwhile fails the recovery, as it would refuse a single replay.
+ * A target disabled or deleted meanwhile fails the recovery, as it would refuse a single replay; so
+ * does a workspace whose billing became pending or suspended (the job stops there rather than pausing:
+ * a new recovery over the same range later replays only what this one did not, since what it replayed
+ * is REPLAYED now).
  * Called by the recovery job, which knows only the recovery's id: the row carries its organization.
  */
 export async function runRecoveryBatch(
@@ -103,15 +122,16 @@ export async function runRecoveryBatch(
     const r = await tx
       .selectFrom('recoveries as r')
       .innerJoin('targets as t', 't.id', 'r.target_id')
-      .select(['r.state', 'r.request_id', 't.enabled', 't.deleted_at'])
+      .innerJoin('organizations as o', 'o.id', 'r.org_id')
+      .select(['r.state', 'r.request_id', 't.enabled', 't.deleted_at', 'o.billing_status'])
       .where('r.id', '=', recoveryId)
       .forUpdate('r')
       .executeTakeFirst();
     if (!r) return { state: 'gone', replays: [] };
     if (r.state !== 'running') return { state: r.state, replays: [] };
-    const unavailable = r.deleted_at ? 'the target was deleted' : r.enabled ? null : 'the target is disabled';
-    if (unavailable) {
-      await finish(tx, recoveryId, 'failed', unavailable);
+    const stop = stopReason(r);
+    if (stop) {
+      await finish(tx, recoveryId, 'failed', stop);
       return { state: 'failed', replays: [] };
     }
 
@@ -169,6 +189,14 @@ export async function runRecoveryBatch(
     if (done) await finish(tx, recoveryId, 'completed', null);
     return { state: done ? 'completed' : 'running', replays };
   });
+}
+
+/** Why a running recovery must stop before its next batch, if it must. */
+function stopReason(r: { deleted_at: Date | null; enabled: boolean; billing_status: BillingStatus }) {
+  if (r.deleted_at) return 'the target was deleted';
+  if (!r.enabled) return 'the target is disabled';
+  if (billingBlocks(r.billing_status)) return RECOVERY_BILLING_BLOCKED;
+  return null;
 }
 
 async function finish(db: Db, id: string, state: RecoveryState, reason: string | null): Promise<void> {

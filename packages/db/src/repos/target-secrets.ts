@@ -2,7 +2,16 @@
 // secret, and the sealed columns as the operator's reseal command reads and replaces them. Only these
 // functions read secret columns; the rest of the target repository never selects them.
 import type { Db } from '../database.ts';
-import { live, type SecretOpener } from './targets.ts';
+import { live } from './targets.ts';
+
+/**
+ * Opens a SecretBox envelope (packages/secrets) stored at one target's column: envelopes are bound to
+ * where they are stored, so the row's id and the column always go with it. Kept structural so the db
+ * package needs no key.
+ */
+export interface SecretOpener {
+  open(envelope: string, at: { id: string; column: SealedTargetColumn }): string;
+}
 
 export type SigningSecretChange = 'changed' | 'not_found' | 'not_webhook';
 
@@ -84,8 +93,10 @@ export async function getSigningSecrets(
     .executeTakeFirst();
   if (!row?.signing_secret) return undefined;
   return {
-    current: box.open(row.signing_secret),
-    previous: row.previous_signing_secret ? box.open(row.previous_signing_secret) : null,
+    current: box.open(row.signing_secret, { id, column: 'signing_secret' }),
+    previous: row.previous_signing_secret
+      ? box.open(row.previous_signing_secret, { id, column: 'previous_signing_secret' })
+      : null,
   };
 }
 
@@ -104,10 +115,10 @@ export async function getInboundSecret(
     .where('id', '=', id)
     .executeTakeFirst();
   if (!row?.verify_inbound_signatures || !row.inbound_secret) return null;
-  return box.open(row.inbound_secret);
+  return box.open(row.inbound_secret, { id, column: 'inbound_secret' });
 }
 
-/** The target columns that hold sealed secrets (SecretBox envelopes). */
+/** The target columns that hold sealed secrets (SecretBox envelopes, each bound to its row and column). */
 export const sealedTargetColumns = [
   'signing_secret',
   'previous_signing_secret',

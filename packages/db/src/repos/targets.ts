@@ -1,5 +1,5 @@
 import type { TargetKind } from '@evds/domain';
-import { sql } from 'kysely';
+import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../database.ts';
 import type { Target, TargetUpdate } from '../tables/index.ts';
 
@@ -36,11 +36,6 @@ export const targetColumns = [
 export type PublicTarget = Pick<Target, (typeof targetColumns)[number]> & {
   has_previous_signing_secret: boolean;
 };
-
-/** Opens a SecretBox envelope (packages/secrets); kept structural so the db package needs no key. */
-export interface SecretOpener {
-  open(envelope: string): string;
-}
 
 /** Narrows a lookup to one kind: the legacy endpoint routes see webhook targets only. */
 export interface TargetFilter {
@@ -88,6 +83,36 @@ export async function createTarget(db: Db, t: NewTargetInput): Promise<PublicTar
     .executeTakeFirstOrThrow();
 }
 
+export type CappedCreate<T> = { ok: true; created: T } | { ok: false; reason: 'limit' };
+
+/**
+ * Runs `insert` (given the transaction) unless the organization already holds `cap` live targets of
+ * any kind. As for API keys, the organization row is locked first, so concurrent creations in one
+ * workspace queue behind each other and cannot pass the cap together. NO KEY UPDATE rather than
+ * UPDATE: it still serialises creators, but not the foreign-key checks of items being ingested for
+ * the organization meanwhile.
+ */
+export async function createWithinTargetCap<T>(
+  db: Db,
+  orgId: string,
+  cap: number,
+  insert: (tx: Db) => Promise<T>,
+): Promise<CappedCreate<T>> {
+  return db.transaction().execute(async (tx) => {
+    await tx.selectFrom('organizations').select('id').where('id', '=', orgId).forNoKeyUpdate().execute();
+    if ((await countLiveTargets(tx, orgId)) >= cap) return { ok: false, reason: 'limit' } as const;
+    return { ok: true, created: await insert(tx) } as const;
+  });
+}
+
+/** Live targets of every kind: what the per-workspace cap counts. */
+export async function countLiveTargets(db: Db, orgId: string): Promise<number> {
+  const { n } = await live(db, orgId, {})
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return n;
+}
+
 /** Oldest first; deleted targets are never listed. */
 export async function listTargets(db: Db, orgId: string, filter: TargetFilter = {}): Promise<PublicTarget[]> {
   return live(db, orgId, filter)
@@ -96,6 +121,45 @@ export async function listTargets(db: Db, orgId: string, filter: TargetFilter = 
     .orderBy('created_at')
     .orderBy('id')
     .execute();
+}
+
+export type TargetPage =
+  { outcome: 'listed'; targets: PublicTarget[]; nextCursor: string | null } | { outcome: 'bad_cursor' };
+
+/**
+ * One page of listTargets' order, after the target `after` when given. Ids are random, so the cursor
+ * is the position (created_at, id) of that target, compared in Postgres (microseconds). The cursor
+ * may name a target deleted since the previous page: its row stays, so its position does too.
+ */
+export async function listTargetPage(
+  db: Db,
+  orgId: string,
+  page: { limit: number; after?: string },
+  filter: TargetFilter = {},
+): Promise<TargetPage> {
+  const { after } = page;
+  if (after !== undefined) {
+    const cursor = await db
+      .selectFrom('targets')
+      .select('id')
+      .where('org_id', '=', orgId)
+      .where('id', '=', after)
+      .executeTakeFirst();
+    if (!cursor) return { outcome: 'bad_cursor' };
+  }
+  let q = live(db, orgId, filter).select(targetColumns).select(hasPrevious);
+  if (after !== undefined)
+    q = q.where(
+      sql<SqlBool>`(created_at, id) > (select c.created_at, c.id from targets c where c.id = ${after})`,
+    );
+  const rows = await q
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(page.limit + 1)
+    .execute();
+  const targets = rows.slice(0, page.limit);
+  const more = rows.length > page.limit;
+  return { outcome: 'listed', targets, nextCursor: more ? (targets.at(-1)?.id ?? null) : null };
 }
 
 /** A live target of the organization; another organization's id and a deleted id give undefined. */

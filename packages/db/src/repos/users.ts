@@ -28,3 +28,22 @@ export async function createUser(
     .returning(userColumns)
     .executeTakeFirstOrThrow();
 }
+
+/**
+ * Replaces a password hash with one of the same password under stronger parameters (at login).
+ * Only while the row still holds the hash that was verified, so a concurrent change is never undone.
+ */
+export async function updatePasswordHash(
+  db: Db,
+  orgId: string,
+  userId: string,
+  change: { from: string; to: string },
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ password_hash: change.to, updated_at: new Date() })
+    .where('org_id', '=', orgId)
+    .where('id', '=', userId)
+    .where('password_hash', '=', change.from)
+    .execute();
+}

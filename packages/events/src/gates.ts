@@ -1,0 +1,28 @@
+// What the API's routes that put items into a target's pipeline pass, as ingestion does (see
+// packages/ingest/src/accept.ts): the billing gate (402) and the target's ingest window (429). The
+// window is the very one ingestion counts in (same key, same Redis, same limits), so replaying is
+// no way around it. Replay and recover use these; a route added later that sends items (the "test
+// event" route a later issue adds) must use them too, or it becomes the next ungated amplifier.
+import type { TargetAdmission } from '@evds/db';
+import type { RateLimiter } from '@evds/http';
+
+export interface SendGateDeps {
+  /** INGEST_RATE_LIMIT per INGEST_RATE_WINDOW_SECONDS under `${REDIS_PREFIX}:rl`, as the ingest service builds it. */
+  ingestLimiter: RateLimiter;
+  logger: { warn(obj: object, msg: string): void };
+}
+
+/**
+ * One hit of the target's ingest window (ingestion's key). When Redis cannot answer the request is
+ * let through, as ingestion lets it: the limit is a policy, not a reason to refuse every replay.
+ */
+export function targetWindow(deps: SendGateDeps): TargetAdmission {
+  return async (targetId) => {
+    try {
+      return await deps.ingestLimiter.hit(`ingest:${targetId}`);
+    } catch (err) {
+      deps.logger.warn({ err }, 'rate limiter unavailable; request let through');
+      return { allowed: true, retryAfterSeconds: 0 };
+    }
+  };
+}

@@ -1,0 +1,88 @@
+// Proves that ingest's lookup cache cannot be emptied by callers who hold no credential: over a real
+// database whose queries are counted, and real Redis, a key in use stays cached while 2,000 made-up
+// keys are looked up (each costs one query, then a second ask for one of them costs none: misses are
+// kept apart, few and briefly), and at the size cap only the least recently used target is dropped,
+// not the whole cache. A moved cache generation still drops everything, misses included.
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { createTarget, type Db } from '@evds/db';
+import { newId, sha256 } from '@evds/domain';
+import { createLookupCache } from '@evds/ingest-core';
+import { bumpCacheGeneration, createRedis, type Redis } from '@evds/queue';
+import {
+  createTestDatabase,
+  seedWorkspace,
+  testRedisPrefix,
+  testRedisUrl,
+  type TestDatabase,
+  type TestWorkspace,
+} from '@evds/testkit';
+import type { KyselyPlugin } from 'kysely';
+
+let database: TestDatabase;
+let redis: Redis;
+let ws: TestWorkspace;
+const prefix = testRedisPrefix();
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  redis = createRedis(testRedisUrl(), { role: 'client', name: 'lookup-cache-test' });
+  ws = await seedWorkspace(database.db);
+});
+afterAll(async () => {
+  redis.disconnect();
+  await database.drop();
+});
+
+/** The test database behind a plugin that counts the statements sent, by the table they read. */
+function countingDb(): { db: Db; queries: { apiKeys: number; targets: number } } {
+  const queries = { apiKeys: 0, targets: 0 };
+  const plugin: KyselyPlugin = {
+    transformQuery: ({ node }) => {
+      const text = JSON.stringify(node);
+      if (text.includes('"api_keys"')) queries.apiKeys++;
+      if (text.includes('"targets"')) queries.targets++;
+      return node;
+    },
+    transformResult: ({ result }) => Promise.resolve(result),
+  };
+  return { db: database.db.withPlugin(plugin), queries };
+}
+
+const mailbox = async (): Promise<string> =>
+  (await createTarget(database.db, { id: newId(), org_id: ws.orgId, kind: 'mailbox', name: 'm' })).id;
+
+it('keeps a key in use cached while 2,000 unknown keys are looked up', async () => {
+  const { db, queries } = countingDb();
+  const cache = createLookupCache({ db, redis, prefix, maxEntries: 100 });
+  const hash = sha256(ws.apiKey);
+  expect(await cache.credentials.apiKey(hash)).toMatchObject({ key_id: ws.keyId });
+  expect(queries.apiKeys).toBe(1);
+
+  const unknown = Array.from({ length: 2_000 }, () => sha256(newId()));
+  for (let i = 0; i < unknown.length; i += 100)
+    await Promise.all(unknown.slice(i, i + 100).map((h) => cache.credentials.apiKey(h)));
+  expect(queries.apiKeys).toBe(2_001);
+
+  expect(await cache.credentials.apiKey(hash)).toMatchObject({ key_id: ws.keyId });
+  expect(await cache.credentials.apiKey(unknown.at(-1) ?? '')).toBeUndefined();
+  expect(queries.apiKeys).toBe(2_001);
+
+  // A moved generation drops everything: both are asked of Postgres again.
+  await bumpCacheGeneration(redis, prefix);
+  await cache.credentials.apiKey(hash);
+  await cache.credentials.apiKey(unknown.at(-1) ?? '');
+  expect(queries.apiKeys).toBe(2_003);
+});
+
+it('drops only the least recently used target at the size cap', async () => {
+  const { db, queries } = countingDb();
+  const cache = createLookupCache({ db, redis, prefix, maxEntries: 3 });
+  const ids = [await mailbox(), await mailbox(), await mailbox(), await mailbox()];
+  for (const id of ids) expect(await cache.target(ws.orgId, id)).toMatchObject({ id });
+  expect(queries.targets).toBe(4);
+  // The three most recent are still there; the first one was the one to go.
+  for (const id of ids.slice(1)) await cache.target(ws.orgId, id);
+  expect(queries.targets).toBe(4);
+  await cache.target(ws.orgId, ids[0] ?? '');
+  expect(queries.targets).toBe(5);
+});
