@@ -96,6 +96,19 @@ describe('the API', () => {
   });
 });
 
+describe('IPv6 callers', () => {
+  it('are counted per /64: rotating addresses inside one block does not escape, another block is untouched', async () => {
+    const bad = (ip: string) => () => api.request('/api/v1/orgs', { key: unknownKey, headers: from(ip) });
+    const inBlock = Array.from({ length: LIMIT }, (_, i) => `2001:db8:5:6::${(i + 1).toString(16)}`);
+    for (const ip of inBlock) expect((await bad(ip)()).status).toBe(401);
+    const cut = await bad('2001:db8:5:6:ffff::1')();
+    expect([cut.status, cut.body]).toEqual([429, blockedBody]);
+    expect(
+      (await api.request('/api/v1/orgs', { key: ws.apiKey, headers: from('2001:db8:5:7::1') })).status,
+    ).toBe(200);
+  });
+});
+
 describe('ingest', () => {
   it('counts only failures, then answers 429 to the address, a valid key included', async () => {
     const ip = '198.51.100.20';

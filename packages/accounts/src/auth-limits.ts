@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '@evds/domain';
-import type { RateLimiter, RouteDef } from '@evds/http';
-import { clientAddress } from './client-address.ts';
+import { clientAddress, type RateLimiter, type RouteDef } from '@evds/http';
 
 /** The public auth routes' limits (decisions §9); each refusal is a 429 with Retry-After. */
 export interface AuthLimiters {

@@ -4,6 +4,7 @@ import { AppError } from '@evds/domain';
 import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
+import { clientAddress } from './client-address.ts';
 import { createRateLimiter } from './rate-limit.ts';
 
 /** Addresses remembered as blocked by one process; beyond, the least recently seen is forgotten. */
@@ -20,6 +21,12 @@ export const tooManyAuthFailures = (seconds: number): AppError =>
   new AppError('rate_limited', 'too many failed authentication attempts from this address, retry later', {
     'Retry-After': String(seconds),
   });
+
+/** IPv6 callers are counted per /64 (one subscriber's block: rotating inside it does not escape). */
+function bucketOf(ip: string): string {
+  const client = clientAddress(ip);
+  return client.prefix64 ?? client.address;
+}
 
 /**
  * Only failures are counted in Redis (a sliding window per address), so a request that authenticates
@@ -40,14 +47,15 @@ export function createAuthFailureLimit(
   const blocked = new LRUCache<string, true>({ max: MAX_BLOCKED_ADDRESSES });
   return {
     blockedFor(ip) {
-      const ms = blocked.getRemainingTTL(ip);
+      const ms = blocked.getRemainingTTL(bucketOf(ip));
       return ms > 0 ? Math.ceil(ms / 1000) : 0;
     },
     async failed(ip) {
+      const bucket = bucketOf(ip);
       try {
-        const r = await window.hit(ip);
+        const r = await window.hit(bucket);
         if (r.allowed) return 0;
-        blocked.set(ip, true, { ttl: r.retryAfterSeconds * 1000 });
+        blocked.set(bucket, true, { ttl: r.retryAfterSeconds * 1000 });
         return r.retryAfterSeconds;
       } catch (err) {
         opts.logger.warn({ err }, 'auth-failure limit unavailable; failure not counted');

@@ -2,6 +2,7 @@ export * from './app.ts';
 export * from './auth.ts';
 export * from './auth-failures.ts';
 export * from './body.ts';
+export * from './client-address.ts';
 export * from './credential-limit.ts';
 export * from './errors.ts';
 export * from './health.ts';
