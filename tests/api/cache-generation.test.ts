@@ -7,12 +7,11 @@
 // consumer's key, once deleted, is refused on the very next lookup. A bump that fails answers 503
 // saying the change was saved (the delete is in the database), never 200.
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { insertItems, type Db } from '@evds/db';
+import { insertItems } from '@evds/db';
 import { newId, sha256 } from '@evds/domain';
 import { createLookupCache } from '@evds/ingest-core';
 import { cacheGenerationKey, createRedis, type Redis } from '@evds/queue';
-import { seedWorkspace, startTestApi, type TestApi, type TestWorkspace } from '@evds/testkit';
-import type { KyselyPlugin } from 'kysely';
+import { countingDb, seedWorkspace, startTestApi, type TestApi, type TestWorkspace } from '@evds/testkit';
 
 let api: TestApi;
 let redis: Redis;
@@ -141,26 +140,11 @@ it('bumps the generation on exactly the changes ingest caches', async () => {
   expect(moved).toEqual(Object.fromEntries(steps.map(([label, , delta]) => [label, delta])));
 });
 
-/** The test database behind a plugin that counts the statements sent, by the table they read. */
-function countingDb(): { db: Db; queries: { apiKeys: number; targets: number } } {
-  const queries = { apiKeys: 0, targets: 0 };
-  const plugin: KyselyPlugin = {
-    transformQuery: ({ node }) => {
-      const text = JSON.stringify(node);
-      if (text.includes('"api_keys"')) queries.apiKeys++;
-      if (text.includes('"targets"')) queries.targets++;
-      return node;
-    },
-    transformResult: ({ result }) => Promise.resolve(result),
-  };
-  return { db: api.database.db.withPlugin(plugin), queries };
-}
-
 it("keeps ingest's cache warm while a consumer claims, heartbeats and acks; a key delete still lands at once", async () => {
   const mailbox = await createTarget({ kind: 'mailbox', name: 'busy' });
   const consumer = await newKey();
   const messages = await items(mailbox, 'mailbox', 10);
-  const { db, queries } = countingDb();
+  const { db, queries } = countingDb(api.database.db);
   const cache = createLookupCache({ db, redis, prefix, maxEntries: 1000 });
   const lookUp = async () => {
     expect(await cache.credentials.apiKey(sha256(consumer.key))).toMatchObject({ key_id: consumer.id });

@@ -4,11 +4,12 @@
 // kept apart, few and briefly), and at the size cap only the least recently used target is dropped,
 // not the whole cache. A moved cache generation still drops everything, misses included.
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { createTarget, type Db } from '@evds/db';
+import { createTarget } from '@evds/db';
 import { newId, sha256 } from '@evds/domain';
 import { createLookupCache } from '@evds/ingest-core';
 import { bumpCacheGeneration, createRedis, type Redis } from '@evds/queue';
 import {
+  countingDb,
   createTestDatabase,
   seedWorkspace,
   testRedisPrefix,
@@ -16,7 +17,6 @@ import {
   type TestDatabase,
   type TestWorkspace,
 } from '@evds/testkit';
-import type { KyselyPlugin } from 'kysely';
 
 let database: TestDatabase;
 let redis: Redis;
@@ -33,26 +33,11 @@ afterAll(async () => {
   await database.drop();
 });
 
-/** The test database behind a plugin that counts the statements sent, by the table they read. */
-function countingDb(): { db: Db; queries: { apiKeys: number; targets: number } } {
-  const queries = { apiKeys: 0, targets: 0 };
-  const plugin: KyselyPlugin = {
-    transformQuery: ({ node }) => {
-      const text = JSON.stringify(node);
-      if (text.includes('"api_keys"')) queries.apiKeys++;
-      if (text.includes('"targets"')) queries.targets++;
-      return node;
-    },
-    transformResult: ({ result }) => Promise.resolve(result),
-  };
-  return { db: database.db.withPlugin(plugin), queries };
-}
-
 const mailbox = async (): Promise<string> =>
   (await createTarget(database.db, { id: newId(), org_id: ws.orgId, kind: 'mailbox', name: 'm' })).id;
 
 it('keeps a key in use cached while 2,000 unknown keys are looked up', async () => {
-  const { db, queries } = countingDb();
+  const { db, queries } = countingDb(database.db);
   const cache = createLookupCache({ db, redis, prefix, maxEntries: 100 });
   const hash = sha256(ws.apiKey);
   expect(await cache.credentials.apiKey(hash)).toMatchObject({ key_id: ws.keyId });
@@ -75,7 +60,7 @@ it('keeps a key in use cached while 2,000 unknown keys are looked up', async () 
 });
 
 it('drops only the least recently used target at the size cap', async () => {
-  const { db, queries } = countingDb();
+  const { db, queries } = countingDb(database.db);
   const cache = createLookupCache({ db, redis, prefix, maxEntries: 3 });
   const ids = [await mailbox(), await mailbox(), await mailbox(), await mailbox()];
   for (const id of ids) expect(await cache.target(ws.orgId, id)).toMatchObject({ id });

@@ -12,3 +12,4 @@ export * from './fault-run.ts';
 export * from './load.ts';
 export * from './reconcile.ts';
 export * from './dns-server.ts';
+export * from './counting-db.ts';

@@ -61,32 +61,17 @@ export function createApiService(cfg: ApiConfig): ApiService {
   });
   const redis = createRedis(cfg.REDIS_URL, { role: 'client', name: 'evds-api' });
   const producer = createProducer(redis, cfg.REDIS_PREFIX);
-  const loginLimiter = createRateLimiter(redis, {
-    prefix: `${cfg.REDIS_PREFIX}:rl`,
-    limit: cfg.LOGIN_RATE_LIMIT,
-    windowSeconds: cfg.LOGIN_RATE_WINDOW_SECONDS,
-  });
-  const loginPrefixLimiter = createRateLimiter(redis, {
-    prefix: `${cfg.REDIS_PREFIX}:rl`,
-    limit: cfg.LOGIN_PREFIX_RATE_LIMIT,
-    windowSeconds: cfg.LOGIN_RATE_WINDOW_SECONDS,
-  });
-  const loginAccountLimiter = createRateLimiter(redis, {
-    prefix: `${cfg.REDIS_PREFIX}:rl`,
-    limit: cfg.LOGIN_ACCOUNT_RATE_LIMIT,
-    windowSeconds: cfg.LOGIN_RATE_WINDOW_SECONDS,
-  });
-  const signupLimiter = createRateLimiter(redis, {
-    prefix: `${cfg.REDIS_PREFIX}:rl`,
-    limit: cfg.SIGNUP_RATE_LIMIT,
-    windowSeconds: cfg.SIGNUP_RATE_WINDOW_SECONDS,
-  });
+  // Sliding windows in Redis, shared by every replica.
+  const window = (limit: number, windowSeconds: number) =>
+    createRateLimiter(redis, { prefix: `${cfg.REDIS_PREFIX}:rl`, limit, windowSeconds });
+  const authLimiters = {
+    loginLimiter: window(cfg.LOGIN_RATE_LIMIT, cfg.LOGIN_RATE_WINDOW_SECONDS),
+    loginPrefixLimiter: window(cfg.LOGIN_PREFIX_RATE_LIMIT, cfg.LOGIN_RATE_WINDOW_SECONDS),
+    loginAccountLimiter: window(cfg.LOGIN_ACCOUNT_RATE_LIMIT, cfg.LOGIN_RATE_WINDOW_SECONDS),
+    signupLimiter: window(cfg.SIGNUP_RATE_LIMIT, cfg.SIGNUP_RATE_WINDOW_SECONDS),
+  };
   // The ingest service's window per target, the same key and limits: replay and recover count in it too.
-  const ingestLimiter = createRateLimiter(redis, {
-    prefix: `${cfg.REDIS_PREFIX}:rl`,
-    limit: cfg.INGEST_RATE_LIMIT,
-    windowSeconds: cfg.INGEST_RATE_WINDOW_SECONDS,
-  });
+  const ingestLimiter = window(cfg.INGEST_RATE_LIMIT, cfg.INGEST_RATE_WINDOW_SECONDS);
   const registry = createRegistry('api');
   registerPoolGauges(registry, () => poolStats(db));
   // The mailbox backlog is the api's to report: it serves the mailboxes. Each count stops at 100k.
@@ -98,10 +83,7 @@ export function createApiService(cfg: ApiConfig): ApiService {
   const routes: RouteDef[] = [
     ...authRoutes({
       db,
-      loginLimiter,
-      loginPrefixLimiter,
-      loginAccountLimiter,
-      signupLimiter,
+      ...authLimiters,
       sessionTtlSeconds: cfg.SESSION_TTL_SECONDS,
       sessionsPerUser: cfg.SESSIONS_PER_USER,
     }),
@@ -161,14 +143,7 @@ export function createApiService(cfg: ApiConfig): ApiService {
         windowSeconds: cfg.AUTH_FAILURE_WINDOW_SECONDS,
         logger,
       }),
-      perCredential: perCredentialLimit(
-        createRateLimiter(redis, {
-          prefix: `${cfg.REDIS_PREFIX}:rl`,
-          limit: cfg.API_RATE_LIMIT,
-          windowSeconds: cfg.API_RATE_WINDOW_SECONDS,
-        }),
-        logger,
-      ),
+      perCredential: perCredentialLimit(window(cfg.API_RATE_LIMIT, cfg.API_RATE_WINDOW_SECONDS), logger),
       // Ingest caches keys, targets and billing states: a change to them must reach it before the answer.
       invalidateIngest: () =>
         bumpCacheGeneration(redis, cfg.REDIS_PREFIX).catch((err: unknown) => {
