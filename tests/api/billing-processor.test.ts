@@ -72,6 +72,9 @@ const invoice = (n: number, status: ProcessorInvoice['status'], subtotalCents = 
   periodEnd: month().end,
 });
 
+/** How many times the routes told ingest to drop its caches (a billing state it caches moved). */
+let ingestTold = 0;
+
 /** The billing routes with the double, on an app of their own over the test API's database. */
 async function billingApp(webhookSecret: string): Promise<Client> {
   const router = Router();
@@ -79,6 +82,10 @@ async function billingApp(webhookSecret: string): Promise<Client> {
     mountRoutes(billingRoutes({ db, processor, webhookSecret, graceSeconds: GRACE }), {
       credentials: dbCredentialStore(db),
       bodyLimitBytes: 1024 * 1024,
+      invalidateIngest: () => {
+        ingestTold++;
+        return Promise.resolve();
+      },
     }),
   );
   const app = createHttpApp({
@@ -242,7 +249,8 @@ describe('the processor webhook', () => {
     }
   });
 
-  it('acknowledges signed events it has nothing to do for', async () => {
+  it('acknowledges signed events it has nothing to do for, without telling ingest', async () => {
+    const told = ingestTold;
     for (const body of [
       JSON.stringify({ type: 'customer.created', customer_id: 'cus_nobody' }),
       JSON.stringify({ type: 'invoice.paid', customer_id: 'cus_nobody' }),
@@ -251,6 +259,7 @@ describe('the processor webhook', () => {
       const r = await post(body, sign(body));
       expect([r.status, r.body]).toEqual([200, { received: true }]);
     }
+    expect(ingestTold).toBe(told);
   });
 
   it("moves a workspace by the customer's invoices when a signed invoice event arrives", async () => {
@@ -260,7 +269,12 @@ describe('the processor webhook', () => {
     // The event only says something changed: the processor's invoice list decides.
     const failed = JSON.stringify({ type: 'invoice.payment_failed', customer_id: 'cus_hook' });
     const before = Date.now();
+    const told = ingestTold;
     expect((await post(failed, sign(failed))).status).toBe(200);
+    expect(ingestTold).toBe(told + 1);
+    // The same event again moves nothing, so ingest is not told again.
+    expect((await post(failed, sign(failed))).status).toBe(200);
+    expect(ingestTold).toBe(told + 1);
     const graced = await getBillingAccount(db, w.orgId);
     expect(graced?.billing_status).toBe('grace');
     const ends = graced?.billing_grace_ends_at?.getTime() ?? 0;

@@ -12,6 +12,8 @@ export interface Answer {
 export interface Connection {
   /** Writes a request head (and `body` when given) and resolves with the complete answer. */
   send(head: { method: string; path: string; headers: [string, string][] }, body?: Buffer): Promise<Answer>;
+  /** Writes more bytes (e.g. chunks of a body whose head went first); false once the connection is gone. */
+  write(bytes: Buffer): boolean;
   /** True once the server has ended or closed the connection (waits up to `ms` for it). */
   closedWithin(ms: number): Promise<boolean>;
   destroy(): void;
@@ -87,6 +89,7 @@ export async function openConnection(port: number, timeoutMs = 5_000): Promise<C
       if (body) socket.write(body);
       return until(takeAnswer, timeoutMs, 'complete answer');
     },
+    write: (bytes) => !closed && socket.write(bytes),
     closedWithin: (ms) => until(() => (closed ? true : undefined), ms, 'close').catch(() => false),
     destroy: () => socket.destroy(),
   };

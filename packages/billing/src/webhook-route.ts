@@ -18,8 +18,6 @@ export function webhookRoute(deps: BillingRouteDeps): RouteDef {
     method: 'post',
     path: '/api/v1/billing/webhook',
     auth: 'P',
-    // A signed invoice event may move the organization's billing state, which ingest caches.
-    invalidatesIngest: true,
     tag: 'billing',
     summary:
       'Reserved for the payment processor (not a customer route): a JSON event {type, customer_id} signed in X-Billing-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">',
@@ -51,8 +49,9 @@ export function webhookRoute(deps: BillingRouteDeps): RouteDef {
       if (!type.startsWith('invoice.') || !customer) return { body: { received: true } };
       const account = await findBillingAccountByCustomer(deps.db, customer);
       if (!account) return { body: { received: true } };
-      await evaluateBillingAccount(deps, account, at);
-      return { body: { received: true } };
+      // A move of the organization's billing state must reach ingest, which caches it; nothing else does.
+      const moved = await evaluateBillingAccount(deps, account, at);
+      return { body: { received: true }, invalidatesIngest: moved !== null };
     },
   });
 }

@@ -4,7 +4,7 @@
 // no way around it. Replay and recover use these; a route added later that sends items (the "test
 // event" route a later issue adds) must use them too, or it becomes the next ungated amplifier.
 import type { TargetAdmission } from '@evds/db';
-import type { RateLimiter } from '@evds/http';
+import { hitOrLetThrough, targetWindowKey, type RateLimiter } from '@evds/http';
 
 export interface SendGateDeps {
   /** INGEST_RATE_LIMIT per INGEST_RATE_WINDOW_SECONDS under `${REDIS_PREFIX}:rl`, as the ingest service builds it. */
@@ -12,17 +12,8 @@ export interface SendGateDeps {
   logger: { warn(obj: object, msg: string): void };
 }
 
-/**
- * One hit of the target's ingest window (ingestion's key). When Redis cannot answer the request is
- * let through, as ingestion lets it: the limit is a policy, not a reason to refuse every replay.
- */
-export function targetWindow(deps: SendGateDeps): TargetAdmission {
-  return async (targetId) => {
-    try {
-      return await deps.ingestLimiter.hit(`ingest:${targetId}`);
-    } catch (err) {
-      deps.logger.warn({ err }, 'rate limiter unavailable; request let through');
-      return { allowed: true, retryAfterSeconds: 0 };
-    }
-  };
-}
+/** One hit of the target's ingest window (ingestion's key; let through when Redis cannot answer). */
+export const targetWindow =
+  (deps: SendGateDeps): TargetAdmission =>
+  (targetId) =>
+    hitOrLetThrough(deps.ingestLimiter, targetWindowKey(targetId), deps.logger);

@@ -5,7 +5,7 @@ import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import { clientAddress } from './client-address.ts';
-import { createRateLimiter } from './rate-limit.ts';
+import { createRateLimiter, hitOrLetThrough } from './rate-limit.ts';
 
 /** Addresses remembered as blocked by one process; beyond, the least recently seen is forgotten. */
 const MAX_BLOCKED_ADDRESSES = 10_000;
@@ -52,15 +52,10 @@ export function createAuthFailureLimit(
     },
     async failed(ip) {
       const bucket = bucketOf(ip);
-      try {
-        const r = await window.hit(bucket);
-        if (r.allowed) return 0;
-        blocked.set(bucket, true, { ttl: r.retryAfterSeconds * 1000 });
-        return r.retryAfterSeconds;
-      } catch (err) {
-        opts.logger.warn({ err }, 'auth-failure limit unavailable; failure not counted');
-        return 0;
-      }
+      const r = await hitOrLetThrough(window, bucket, opts.logger);
+      if (r.allowed) return 0;
+      blocked.set(bucket, true, { ttl: r.retryAfterSeconds * 1000 });
+      return r.retryAfterSeconds;
     },
   };
 }

@@ -38,16 +38,14 @@ export function bodyHeaders(limit: number): RequestHandler {
   return (req, res, next) => {
     req.rawBody = Buffer.alloc(0);
     if (!hasBody(req.headers)) return next();
-    if (!isJsonType(req.headers['content-type'])) {
-      // Drain what was sent so the connection stays usable, then refuse.
-      req.resume();
+    // Refused unread: the error handler keeps the connection when the rest is short, else closes it.
+    if (!isJsonType(req.headers['content-type']))
       return next(new AppError('unsupported_media_type', 'request body must be application/json'));
-    }
     // Refused before a byte is read: body-parser would first wait for all the announced bytes, which
     // a client that announces more than it sends never delivers. The connection is not worth keeping.
     if (Number(req.headers['content-length']) > limit) {
       res.setHeader('Connection', 'close');
-      return next(new AppError('payload_too_large', 'request body is too large'));
+      return next(tooLarge());
     }
     next();
   };
@@ -72,7 +70,12 @@ export const invalidJson = (): AppError => new AppError('invalid_json', 'request
 export function jsonBody(limit: number): RequestHandler[] {
   return [
     bodyHeaders(limit),
-    express.raw({ type: () => true, limit }),
+    (req, res, next) => {
+      readWithin(req, res, limit).then(
+        (read) => next(read === 'too_large' ? tooLarge() : undefined),
+        (err: unknown) => next(err),
+      );
+    },
     (req, _res, next) => {
       if (Buffer.isBuffer(req.body)) req.rawBody = req.body;
       const parsed = parseJson(req.rawBody);
@@ -83,6 +86,42 @@ export function jsonBody(limit: number): RequestHandler[] {
   ];
 }
 
+const tooLarge = (): AppError => new AppError('payload_too_large', 'request body is too large');
+
+/** One parser per limit: building one per request would cost every ingest request. */
+const rawParsers = new Map<number, RequestHandler>();
+function rawParser(limit: number): RequestHandler {
+  let parser = rawParsers.get(limit);
+  if (!parser) rawParsers.set(limit, (parser = express.raw({ type: () => true, limit })));
+  return parser;
+}
+
+/**
+ * Reads the body into req.body through body-parser (decompression, length checks), but settles as
+ * 'too_large' as soon as more than `limit` bytes have arrived: body-parser itself reads an oversize
+ * body of unknown length to its very end before it says so, however long the sender keeps going.
+ * The answer then closes the connection (skipUnreadBody), which ends that read.
+ */
+function readWithin(req: Request, res: Response, limit: number): Promise<'read' | 'too_large'> {
+  return new Promise((resolve, reject) => {
+    let seen = 0;
+    const count = (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen <= limit) return;
+      req.off('data', count);
+      resolve('too_large');
+    };
+    // Both listeners are on before the first chunk can be emitted (data events come asynchronously).
+    req.on('data', count);
+    void rawParser(limit)(req, res, (err?: unknown) => {
+      req.off('data', count);
+      if (!err) resolve('read');
+      else if ((err as { type?: unknown }).type === 'entity.too.large') resolve('too_large');
+      else reject(err instanceof Error ? err : new Error('request body could not be read'));
+    });
+  });
+}
+
 /**
  * Reads the body now, as raw bytes of any content type (bodyHeaders has checked it), at most `limit`
  * of them: 'too_large' beyond, and a body announced over `limit` is refused before a byte is read.
@@ -90,15 +129,7 @@ export function jsonBody(limit: number): RequestHandler[] {
 export async function readRawBody(req: Request, res: Response, limit: number): Promise<Buffer | 'too_large'> {
   if (!hasBody(req.headers)) return req.rawBody;
   if (Number(req.headers['content-length']) > limit) return 'too_large';
-  const raw = express.raw({ type: () => true, limit });
-  try {
-    await new Promise<void>((resolve, reject) => {
-      void raw(req, res, (err?: Error) => (err ? reject(err) : resolve()));
-    });
-  } catch (err) {
-    if ((err as { type?: unknown }).type === 'entity.too.large') return 'too_large';
-    throw err;
-  }
+  if ((await readWithin(req, res, limit)) === 'too_large') return 'too_large';
   if (Buffer.isBuffer(req.body)) req.rawBody = req.body;
   return req.rawBody;
 }

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { isRedisUnavailable } from '@evds/queue';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { z } from 'zod';
+import { skipUnreadBody } from './body.ts';
 
 /** The body of every error answer (decisions §3), as the error handler below writes it. */
 export const errorSchema = z.object({ error: z.string(), code: z.string() });
@@ -70,5 +71,7 @@ export const errorHandler =
 
     if (e.code === 'internal') logger.error({ err, reqId: req.id }, 'unhandled error');
     else if (e.code === 'unavailable') logger.warn({ err, reqId: req.id }, 'backing service unavailable');
+    // A refusal before the body was read (401, 429, 413, 415...) does not read the rest of it either.
+    skipUnreadBody(req, res);
     res.status(e.status).set(e.headers).json({ error: e.message, code: e.code });
   };

@@ -69,3 +69,23 @@ export function createRateLimiter(
     },
   };
 }
+
+/** The key of a target's ingest window: ingestion, replay and recover all count in this one. */
+export const targetWindowKey = (targetId: string): string => `ingest:${targetId}`;
+
+/**
+ * One hit that lets the request through when Redis cannot answer (and logs it): these limits are
+ * policies, and refusing every caller while Redis restarts would cost more than they protect.
+ */
+export async function hitOrLetThrough(
+  limiter: RateLimiter,
+  key: string,
+  logger: { warn(obj: object, msg: string): void },
+): Promise<RateLimitResult> {
+  try {
+    return await limiter.hit(key);
+  } catch (err) {
+    logger.warn({ err }, 'rate limit unavailable (Redis); request let through');
+    return { allowed: true, retryAfterSeconds: 0 };
+  }
+}

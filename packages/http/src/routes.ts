@@ -64,6 +64,8 @@ export interface Reply {
   headers?: Record<string, string>;
   /** Sent instead of JSON.stringify(body) when set: a response that embeds archived JSON byte for byte. */
   rawJson?: string;
+  /** Whether ingest must be told, when only the handler knows (it overrides the route's flag). */
+  invalidatesIngest?: boolean;
 }
 
 /** Types a route's handler from its schemas while keeping the list homogeneous. */
@@ -135,7 +137,8 @@ export function mountRoutes(routes: RouteDef[], opts: MountOptions): Router {
         } finally {
           if (r.deferBody) skipUnreadBody(req, res);
         }
-        if (opts.invalidateIngest && changesIngest(r, body)) await tellIngest(opts.invalidateIngest);
+        if (opts.invalidateIngest && (reply.invalidatesIngest ?? changesIngest(r, body)))
+          await tellIngest(opts.invalidateIngest);
         res.status(reply.status ?? 200);
         if (reply.headers) res.set(reply.headers);
         if (reply.rawJson !== undefined) res.type('application/json').send(reply.rawJson);
@@ -151,7 +154,7 @@ const changesIngest = (r: RouteDef, body: unknown): boolean =>
 
 /**
  * Ingest is told after the commit: told first, a replica could cache the old row again in between.
- * When telling fails the change stays saved, but the answer cannot be a success: a revoke must take
+ * When telling fails (twice) the change stays saved, but the answer cannot be a success: a revoke must take
  * effect on the very next ingest request (decisions §4), and a replica that still reaches Redis may
  * use its cached copy for up to a minute. So the caller gets 503 saying the change was saved; a retry
  * is harmless (a PATCH applies again and tells ingest; a DELETE answers 404, already gone), though a
@@ -160,7 +163,8 @@ const changesIngest = (r: RouteDef, body: unknown): boolean =>
  */
 async function tellIngest(invalidate: () => Promise<void>): Promise<void> {
   try {
-    await invalidate();
+    // Twice: a lone dropped command (a failover, a reconnect) should not cost the caller a 503.
+    await invalidate().catch(invalidate);
   } catch {
     throw new AppError(
       'unavailable',

@@ -35,11 +35,13 @@ export const idParam = () => z.string().refine(isId);
 /** The `:id` path parameter of most routes. */
 export const idParams = z.object({ id: idParam() });
 
-/** A whole-number query parameter with bounds and a default. */
-export const queryInt = (def: number, min: number, max: number) =>
+/** A query parameter holding a whole number in [min, max]. */
+export const queryWholeNumber = (min: number, max: number) =>
   z
     .string()
     .regex(/^\d{1,9}$/, 'must be a whole number')
     .transform(Number)
-    .pipe(z.number().int().min(min).max(max))
-    .default(def);
+    .pipe(z.number().int().min(min).max(max));
+
+/** The same with a default. */
+export const queryInt = (def: number, min: number, max: number) => queryWholeNumber(min, max).default(def);

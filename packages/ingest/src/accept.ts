@@ -7,7 +7,7 @@ import {
   type MailboxState,
   type TargetKind,
 } from '@evds/domain';
-import { parseJson, type RateLimiter } from '@evds/http';
+import { hitOrLetThrough, parseJson, targetWindowKey, type RateLimiter } from '@evds/http';
 import type { IngestMetrics } from '@evds/metrics';
 import type { Producer } from '@evds/queue';
 import type { Logger } from '@evds/runtime';
@@ -207,18 +207,10 @@ export function checkShape(req: IngestRequest, target: IngestTarget): Shape {
   return { kind: 'ok', eventType };
 }
 
-/**
- * The per-target sliding window. When Redis cannot answer, the request is let through: the limit is
- * a policy, and refusing every producer while Redis restarts would lose more than it protects.
- */
+/** The per-target sliding window (let through when Redis cannot answer). */
 async function hitLimit(deps: IngestDeps, targetId: string): Promise<IngestResult | undefined> {
-  try {
-    const r = await deps.limiter.hit(`ingest:${targetId}`);
-    return r.allowed ? undefined : { kind: 'rate_limited', retryAfterSeconds: r.retryAfterSeconds };
-  } catch (err) {
-    deps.logger.warn({ err }, 'rate limiter unavailable; request let through');
-    return undefined;
-  }
+  const r = await hitOrLetThrough(deps.limiter, targetWindowKey(targetId), deps.logger);
+  return r.allowed ? undefined : { kind: 'rate_limited', retryAfterSeconds: r.retryAfterSeconds };
 }
 
 /**

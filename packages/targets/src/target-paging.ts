@@ -3,17 +3,14 @@
 // bounds. With `limit` or `after` it is one page, oldest first, and carries `next_cursor`.
 import { listTargetPage, listTargets, type Db, type PublicTarget, type TargetFilter } from '@evds/db';
 import { AppError, isId } from '@evds/domain';
+import { queryWholeNumber } from '@evds/http';
 import { z } from 'zod';
 
 /** Page size when only `after` is given. */
 const DEFAULT_PAGE = 100;
 
 export const targetListQuery = z.strictObject({
-  limit: z
-    .string()
-    .regex(/^\d{1,9}$/, 'must be a whole number')
-    .transform(Number)
-    .pipe(z.number().int().min(1).max(100))
+  limit: queryWholeNumber(1, 100)
     .optional()
     .describe(
       `1-100: answer one page with \`next_cursor\`; without limit and after, every target is listed (no next_cursor); with after alone, pages of ${DEFAULT_PAGE}`,
