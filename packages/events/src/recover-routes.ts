@@ -78,6 +78,7 @@ export function recoverRoutes(deps: { db: Db; producer: Producer } & SendGateDep
       summary:
         'Replay in the background, each once and as a single replay would, the events of a target created in [since, until) with the given statuses. ' +
         "Gated as ingestion is: billing, the target's state, and the target's ingest window, in which the request counts once. " +
+        'One recovery of a target runs at a time: another is refused until it has finished. ' +
         'A recovery running when the workspace becomes billing-blocked stops, failed, with a failure_reason saying so',
       params: idParams,
       body: recoverInput,
@@ -91,7 +92,9 @@ export function recoverRoutes(deps: { db: Db; producer: Producer } & SendGateDep
         402: { description: 'billing pending or suspended (as for ingestion)', schema: errorSchema },
         404: { description: 'no such target in this organization', schema: errorSchema },
         409: {
-          description: 'the target is disabled (target_disabled, as for ingestion) or deleted',
+          description:
+            'the target is disabled (target_disabled, as for ingestion) or deleted (conflict), or a recovery of it is ' +
+            'still running (conflict; the message names its id): one runs per target at a time',
           schema: errorSchema,
         },
         429: {
@@ -134,6 +137,13 @@ export function recoverRoutes(deps: { db: Db; producer: Producer } & SendGateDep
             throw new AppError('target_disabled', 'the target is disabled');
           case 'target_unavailable':
             throw new AppError('conflict', r.reason);
+          case 'already_running':
+            throw new AppError(
+              'conflict',
+              r.runningId
+                ? `a recovery of this target is already running: ${r.runningId}; wait for it to finish`
+                : 'a recovery of this target is already running; wait for it to finish',
+            );
           case 'rate_limited':
             throw windowFull(r.retryAfterSeconds);
           case 'created':

@@ -5,6 +5,7 @@ import * as usageMonthly from './2026-11-21T1000-usage-monthly.ts';
 import * as attemptRetryAfter from './2026-11-24T0900-attempt-retry-after.ts';
 import * as targetHealth from './2026-11-24T1000-target-health.ts';
 import * as recoveries from './2026-11-24T1100-recoveries.ts';
+import * as recoveryOneRunning from './2026-11-25T0900-recovery-one-running.ts';
 
 /** Every migration, registered explicitly (no directory scanning), in the order they run. */
 const migrations: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-24T0900-attempt-retry-after': attemptRetryAfter,
   '2026-11-24T1000-target-health': targetHealth,
   '2026-11-24T1100-recoveries': recoveries,
+  '2026-11-25T0900-recovery-one-running': recoveryOneRunning,
 };
 
 export const migrationProvider: MigrationProvider = {

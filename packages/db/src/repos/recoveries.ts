@@ -20,13 +20,30 @@ export type CreateRecoveryResult =
   | { outcome: 'billing_blocked' }
   | { outcome: 'target_disabled' }
   | { outcome: 'target_unavailable'; reason: string }
+  /** `runningId` is null only if the running one finished between the conflict and the look-up. */
+  | { outcome: 'already_running'; runningId: string | null }
   | { outcome: 'rate_limited'; retryAfterSeconds: number };
+
+/** The id of the target's running recovery, if it has one (the index recoveries_one_running allows one). */
+async function runningRecoveryOf(db: Db, targetId: string): Promise<string | null> {
+  const r = await db
+    .selectFrom('recoveries')
+    .select('id')
+    .where('target_id', '=', targetId)
+    .where('state', '=', 'running')
+    .executeTakeFirst();
+  return r?.id ?? null;
+}
 
 /**
  * A recovery in state `running`, with `matched` counted in the same transaction. The target row is
  * locked (share) so it cannot be disabled or deleted between the check and the insert. Refused as
  * a replay is: billing pending or suspended, target disabled, or the target's window full (`admit`,
  * asked last: the request counts once in the window, whatever number of events it will replay).
+ * Refused too while the target has a running recovery: since each counts once in the window, several
+ * at once would multiply the target's load. Checked before `admit`, so a refusal takes no place in the
+ * window; two requests racing past that check meet the partial unique index, and the loser's insert
+ * (`on conflict do nothing`, which waits for the winner to commit) writes nothing.
  */
 export async function createRecovery(
   db: Db,
@@ -49,6 +66,8 @@ export async function createRecovery(
     if (target.deleted_at)
       return { outcome: 'target_unavailable', reason: 'the target was deleted' } as const;
     if (!target.enabled) return { outcome: 'target_disabled' } as const;
+    const running = await runningRecoveryOf(tx, input.targetId);
+    if (running) return { outcome: 'already_running', runningId: running } as const;
     const admitted = await admit(input.targetId);
     if (!admitted.allowed)
       return { outcome: 'rate_limited', retryAfterSeconds: admitted.retryAfterSeconds } as const;
@@ -74,8 +93,13 @@ export async function createRecovery(
         matched: n,
         request_id: input.requestId,
       })
+      .onConflict((oc) => oc.column('target_id').where('state', '=', 'running').doNothing())
       .returningAll()
-      .executeTakeFirstOrThrow();
+      .executeTakeFirst();
+    // No row: a racing request's recovery won. Read committed, so this look-up sees it (committed while
+    // the insert waited on it).
+    if (!recovery)
+      return { outcome: 'already_running', runningId: await runningRecoveryOf(tx, input.targetId) } as const;
     return { outcome: 'created', recovery } as const;
   });
 }
