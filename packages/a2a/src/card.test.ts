@@ -2,7 +2,8 @@
 // choice (first HTTP+JSON 1.x entry, binding compared case-insensitively, https only, the policy asked,
 // tenant kept), pre-1.0 cards named as such, reasons that say what each entry lacked, auth warnings,
 // and the message:send URL (no trailing slash, tenant as a path segment). A hostile card (a URL of a
-// megabyte, 10,000 interfaces, a huge binding) is answered at once with a short reason.
+// megabyte, 10,000 interfaces, a huge binding, a tenant that makes the message:send URL too long or
+// cannot be encoded) is answered at once with a short reason.
 import { describe, expect, it } from '@jest/globals';
 import { createNetPolicy, MAX_URL_LENGTH, type UrlCheck } from '@evds/netguard';
 import {
@@ -190,6 +191,43 @@ describe('chooseInterface on a hostile card', () => {
     const allowAny = (raw: string): Promise<UrlCheck> => Promise.resolve({ ok: true, url: new URL(raw) });
     expect((await chooseInterface(card([...junk, usable]), allowAny)).ok).toBe(true);
     expect((await chooseInterface(card([...junk, 'x', usable]), allowAny)).ok).toBe(false);
+  });
+
+  it('refuses a tenant that would make the message:send URL too long, before resolving', async () => {
+    const { calls, checkUrl } = counted();
+    const url = 'https://agent.example/a2a';
+    // Fits: the message:send URL is exactly the cap. A tenant that grows when encoded is judged encoded.
+    const fits = 'a'.repeat(MAX_URL_LENGTH - `${url}//message:send`.length);
+    const tenants = [`${fits}a`, 'é'.repeat(400), 'x'.repeat(256 * 1024)];
+    const { result, ms } = await timed(() =>
+      chooseInterface(card(tenants.map((tenant) => ({ url, tenant, ...v1 }))), checkUrl),
+    );
+    const tooLong = 'tenant is too long: the message:send URL would be over 2048 characters';
+    expect(result).toEqual({
+      ok: false,
+      reason: `the Agent Card has no usable A2A v1 HTTP+JSON interface (#1: ${tooLong}; #2: ${tooLong}; #3: ${tooLong})`,
+    });
+    expect(calls).toEqual([]);
+    expect(ms).toBeLessThan(100);
+
+    const r = await chooseInterface(card([{ url, tenant: fits, ...v1 }]), allowAll);
+    expect(r).toEqual({ ok: true, iface: { url, binding: 'HTTP+JSON', version: '1.0', tenant: fits } });
+    expect(messageSendUrl(r.ok ? r.iface : { url, binding: '', version: '' })).toHaveLength(MAX_URL_LENGTH);
+  });
+
+  it('refuses a tenant that cannot be encoded or stored (lone surrogate, NUL)', async () => {
+    const r = await chooseInterface(
+      card([
+        { url: 'https://a.example/', tenant: 'a\ud800b', ...v1 },
+        { url: 'https://a.example/', tenant: 'a\u0000b', ...v1 },
+      ]),
+      allowAll,
+    );
+    const why = 'tenant must be well-formed Unicode without NUL characters';
+    expect(r).toEqual({
+      ok: false,
+      reason: `the Agent Card has no usable A2A v1 HTTP+JSON interface (#1: ${why}; #2: ${why})`,
+    });
   });
 
   it('quotes at most 200 characters of a field it refuses', async () => {

@@ -104,14 +104,34 @@ async function unusable(
     return `url ${JSON.stringify(url)} is not a valid URL`;
   }
   if (parsed.protocol !== 'https:') return `url ${url} is not https`;
-  const verdict = await checkUrl(url);
-  if (!verdict.ok) return `url ${url} is refused by the network policy: ${verdict.reason}`;
-  return {
+  const iface: A2aInterface = {
     url,
     binding: protocolBinding,
     version: protocolVersion.trim(),
     ...(typeof tenant === 'string' && tenant !== '' ? { tenant } : {}),
   };
+  const tenantWhy = unusableTenant(iface);
+  if (tenantWhy) return tenantWhy;
+  const verdict = await checkUrl(url);
+  if (!verdict.ok) return `url ${url} is refused by the network policy: ${verdict.reason}`;
+  return iface;
+}
+
+/**
+ * The tenant is stored and goes into every message:send URL, so that URL is held to the cap every
+ * outbound URL has; and the tenant must encode (a lone surrogate makes encodeURIComponent throw) and
+ * store (jsonb refuses NUL and lone surrogates), or the card would fail later, as a 500 or on every send.
+ */
+function unusableTenant(iface: A2aInterface): string | undefined {
+  const { tenant } = iface;
+  if (tenant === undefined) return undefined;
+  const tooLong = `tenant is too long: the message:send URL would be over ${MAX_URL_LENGTH} characters`;
+  // The raw length first: encoding never shortens a tenant, and a tenant of 256 KiB is not worth encoding.
+  if (tenant.length > MAX_URL_LENGTH) return tooLong;
+  if (!tenant.isWellFormed() || tenant.includes('\0'))
+    return 'tenant must be well-formed Unicode without NUL characters';
+  if (messageSendUrl(iface).length > MAX_URL_LENGTH) return tooLong;
+  return undefined;
 }
 
 /**

@@ -66,6 +66,11 @@ export function authRoutes(deps: AuthRoutesDeps): RouteDef[] {
             'more than 5 attempts in 15 minutes from this IP, or too many from its IPv6 /64 or for this account',
           schema: errorSchema,
         },
+        503: {
+          description:
+            'too many logins waiting for a password check in this process (unavailable); Retry-After',
+          schema: errorSchema,
+        },
       },
       before: loginAddressLimit(deps),
       handler: async ({ body }) => {
@@ -147,8 +152,13 @@ export function authRoutes(deps: AuthRoutesDeps): RouteDef[] {
 /** Stores a hash under today's parameters once the password is known good, if the stored one is older. */
 async function upgradeHash(db: Db, user: User, password: string): Promise<void> {
   if (!needsRehash(user.password_hash)) return;
-  await updatePasswordHash(db, user.org_id, user.id, {
-    from: user.password_hash,
-    to: await hashPassword(password),
-  });
+  let to: string;
+  try {
+    to = await hashPassword(password);
+  } catch (err) {
+    // The password was good, so the session is owed; the old hash waits for a calmer login.
+    if (err instanceof AppError && err.code === 'unavailable') return;
+    throw err;
+  }
+  await updatePasswordHash(db, user.org_id, user.id, { from: user.password_hash, to });
 }

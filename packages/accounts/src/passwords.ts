@@ -1,4 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { AppError } from '@evds/domain';
 
 // N=2^17, r=8: 128 MiB and about a quarter of a second per hash on one core (OWASP's scrypt
 // minimum). Hashes made with older parameters are replaced at the next successful login.
@@ -13,16 +14,22 @@ const MAXMEM = 256 * 1024 * 1024;
 // one at a time per process, the others wait their turn.
 let deriving = false;
 const waiting: (() => void)[] = [];
+// The line is short: 16 waiting are four seconds of deriving. A longer one would only make every
+// login (the flood's and everyone else's) wait longer before it, and hold its requests open meanwhile.
+const MAX_WAITING = 16;
 
-async function derive(password: string, salt: Buffer, opts: ScryptOptions): Promise<Buffer> {
-  if (deriving) await new Promise<void>((resolve) => waiting.push(resolve));
-  else deriving = true;
+/**
+ * Runs `work` in this process's one derivation turn, after those already waiting. With MAX_WAITING
+ * in line, refuses at once (503 with Retry-After) without deriving.
+ */
+async function inTurn<T>(work: () => Promise<T>): Promise<T> {
+  if (deriving) {
+    if (waiting.length >= MAX_WAITING)
+      throw new AppError('unavailable', 'too many sign-ins at once; retry shortly', { 'Retry-After': '1' });
+    await new Promise<void>((resolve) => waiting.push(resolve));
+  } else deriving = true;
   try {
-    return await new Promise((resolve, reject) =>
-      scrypt(password.normalize('NFKC'), salt, KEYLEN, { ...opts, maxmem: MAXMEM }, (err, key) =>
-        err ? reject(err) : resolve(key),
-      ),
-    );
+    return await work();
   } finally {
     // The turn passes straight to the next in line, so no newcomer can slip in between.
     const next = waiting.shift();
@@ -31,16 +38,42 @@ async function derive(password: string, salt: Buffer, opts: ScryptOptions): Prom
   }
 }
 
+const derive = (password: string, salt: Buffer, opts: ScryptOptions): Promise<Buffer> =>
+  new Promise((resolve, reject) =>
+    scrypt(password.normalize('NFKC'), salt, KEYLEN, { ...opts, maxmem: MAXMEM }, (err, key) =>
+      err ? reject(err) : resolve(key),
+    ),
+  );
+
 const encode = (salt: Buffer, hash: Buffer): string =>
   ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64'), hash.toString('base64')].join('$');
+
+/**
+ * Checked against when the email is unknown, and after a failure against a hash older than today's
+ * parameters: made with the current parameters (a zero salt and hash no password derives to), so
+ * every failed login costs at least one derivation at today's strength.
+ */
+export const DUMMY_HASH = encode(Buffer.alloc(16), Buffer.alloc(KEYLEN));
 
 /** "scrypt$N$r$p$salt$hash", base64 parts: the parameters travel with the hash so they can be raised later. */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  return encode(salt, await derive(password, salt, PARAMS));
+  return encode(salt, await inTurn(() => derive(password, salt, PARAMS)));
 }
 
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+/** Refuses with 503 `unavailable` when too many derivations are already waiting (see MAX_WAITING). */
+export function verifyPassword(password: string, stored: string): Promise<boolean> {
+  return inTurn(async () => {
+    const ok = await matches(password, stored);
+    // Hashes stay at old parameters until their owner's next login, and N=2^14 derives eight times
+    // faster than the dummy hash: a quick failure would tell an existing account from an unknown
+    // email. In the same turn, so a check that was let in is never refused halfway.
+    if (!ok && needsRehash(stored)) await matches(password, DUMMY_HASH);
+    return ok;
+  });
+}
+
+async function matches(password: string, stored: string): Promise<boolean> {
   const [scheme, n, r, p, salt, hash] = stored.split('$');
   if (scheme !== 'scrypt' || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64');
@@ -52,14 +85,8 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
-/** True when a stored hash was made with other parameters than today's (checked after a good login). */
+/** True when a stored hash was made with other parameters than today's (then upgraded after a good login). */
 export function needsRehash(stored: string): boolean {
   const [scheme, n, r, p] = stored.split('$');
   return scheme !== 'scrypt' || Number(n) !== PARAMS.N || Number(r) !== PARAMS.r || Number(p) !== PARAMS.p;
 }
-
-/**
- * Checked against when the email is unknown, so both failures take the same time: made with the
- * current parameters (a zero salt and hash no password derives to).
- */
-export const DUMMY_HASH = encode(Buffer.alloc(16), Buffer.alloc(KEYLEN));

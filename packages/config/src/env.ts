@@ -13,6 +13,8 @@ export const bool = z
   .transform((s) => s === 'true' || s === '1' || s === 'yes');
 
 export const int = z.coerce.number().int().nonnegative();
+/** For limits, windows, lifetimes and caps, where 0 would not mean "off" but break what reads it. */
+export const positive = z.coerce.number().int().positive();
 
 export type Env = Record<string, string | undefined>;
 

@@ -1,7 +1,7 @@
 // The only place that reads process.env. Each service calls its own load function once at start.
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { bool, csv, int, parseEnv, type Env } from './env.ts';
+import { bool, csv, int, parseEnv, positive, type Env } from './env.ts';
 
 export { parseEnv, type Env } from './env.ts';
 
@@ -72,39 +72,41 @@ export const metricsPortDefaults = {
 } as const;
 export type WorkerName = 'delivery-worker' | 'a2a-worker';
 
+// Every limit, window, lifetime and cap below is positive: 0 would not switch a check off but break it
+// (a sliding window with a limit of 0 makes its Redis script fail, and the limiter lets everything by).
 const limits = z.object({
-  LOGIN_RATE_LIMIT: int.default(5),
-  LOGIN_RATE_WINDOW_SECONDS: int.default(15 * 60),
-  SESSION_TTL_SECONDS: int.default(7 * 24 * 3600),
-  SESSIONS_PER_USER: int.default(5),
-  API_KEYS_PER_ORG: int.default(5),
-  INGEST_RATE_LIMIT: int.default(100),
-  INGEST_RATE_WINDOW_SECONDS: int.default(60),
-  IDEMPOTENCY_TTL_SECONDS: int.default(24 * 3600),
-  MAILBOX_RETENTION_SECONDS: int.default(7 * 24 * 3600),
+  LOGIN_RATE_LIMIT: positive.default(5),
+  LOGIN_RATE_WINDOW_SECONDS: positive.default(15 * 60),
+  SESSION_TTL_SECONDS: positive.default(7 * 24 * 3600),
+  SESSIONS_PER_USER: positive.default(5),
+  API_KEYS_PER_ORG: positive.default(5),
+  INGEST_RATE_LIMIT: positive.default(100),
+  INGEST_RATE_WINDOW_SECONDS: positive.default(60),
+  IDEMPOTENCY_TTL_SECONDS: positive.default(24 * 3600),
+  MAILBOX_RETENTION_SECONDS: positive.default(7 * 24 * 3600),
   /** How long a mailbox claim lasts; the holder's claim again extends it (a heartbeat). */
-  MAILBOX_LEASE_SECONDS: z.coerce.number().int().positive().default(300),
-  PAYLOAD_RETENTION_SECONDS: int.default(30 * 24 * 3600),
+  MAILBOX_LEASE_SECONDS: positive.default(300),
+  PAYLOAD_RETENTION_SECONDS: positive.default(30 * 24 * 3600),
   /** The disabled signup route still counts its callers: per IP, like login. */
-  SIGNUP_RATE_LIMIT: int.default(3),
-  SIGNUP_RATE_WINDOW_SECONDS: int.default(15 * 60),
+  SIGNUP_RATE_LIMIT: positive.default(3),
+  SIGNUP_RATE_WINDOW_SECONDS: positive.default(15 * 60),
   /** Login attempts per IPv6 /64 (beside the per-address limit) and per account, in the login window. */
-  LOGIN_PREFIX_RATE_LIMIT: int.default(20),
-  LOGIN_ACCOUNT_RATE_LIMIT: int.default(10),
+  LOGIN_PREFIX_RATE_LIMIT: positive.default(20),
+  LOGIN_ACCOUNT_RATE_LIMIT: positive.default(10),
   /** Failed authentications (401) per client IP on the API and ingest; beyond, 429 without a lookup. */
-  AUTH_FAILURE_LIMIT: int.default(30),
-  AUTH_FAILURE_WINDOW_SECONDS: int.default(60),
+  AUTH_FAILURE_LIMIT: positive.default(30),
+  AUTH_FAILURE_WINDOW_SECONDS: positive.default(60),
 });
 
 /** Bounds on what one caller may cost the API's database and memory. */
 const apiLimits = z.object({
   /** Requests per credential (API key or session) on the management API, sliding window. */
-  API_RATE_LIMIT: int.default(1200),
-  API_RATE_WINDOW_SECONDS: int.default(60),
+  API_RATE_LIMIT: positive.default(1200),
+  API_RATE_WINDOW_SECONDS: positive.default(60),
   /** Targets (of every kind) per workspace; creating one more answers 409. */
-  TARGETS_PER_ORG: int.default(1000),
+  TARGETS_PER_ORG: positive.default(1000),
   /** A mailbox page stops adding messages once their payloads reach this many bytes (one always fits). */
-  MAILBOX_PAGE_MAX_BYTES: int.default(1024 * 1024),
+  MAILBOX_PAGE_MAX_BYTES: positive.default(1024 * 1024),
 });
 
 /** Any one SQL statement of a request is cancelled after this (the request answers 503, never hangs). */
