@@ -3,9 +3,15 @@
 // cheaper than today's) takes about as long as an unknown email, which is checked against a dummy hash
 // at today's parameters. Medians of interleaved rounds over HTTP, compared as a ratio, so a busy
 // machine slows both sides alike; the numbers are printed.
-import { randomBytes, scryptSync } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { seedWorkspace, startTestApi, type TestApi, type TestWorkspace } from '@evds/testkit';
+import {
+  giveLegacyPasswordHash,
+  seedWorkspace,
+  startTestApi,
+  type TestApi,
+  type TestWorkspace,
+} from '@evds/testkit';
 
 const ROUNDS = 5;
 
@@ -16,20 +22,9 @@ beforeAll(async () => {
   // Every attempt comes from 127.0.0.1 and names one account: the login limits are raised out of the way.
   api = await startTestApi({ LOGIN_RATE_LIMIT: '1000', LOGIN_ACCOUNT_RATE_LIMIT: '1000' });
   ws = await seedWorkspace(api.database.db);
-  await api.database.db
-    .updateTable('users')
-    .set({ password_hash: legacyHash(ws.password) })
-    .where('id', '=', ws.userId)
-    .execute();
+  await giveLegacyPasswordHash(api.database.db, ws);
 });
 afterAll(() => api.stop());
-
-/** A hash as the service stored them before the parameters were raised, made here independently. */
-function legacyHash(password: string): string {
-  const salt = randomBytes(16);
-  const hash = scryptSync(password.normalize('NFKC'), salt, 32, { N: 16384, r: 8, p: 1 });
-  return ['scrypt', 16384, 8, 1, salt.toString('base64'), hash.toString('base64')].join('$');
-}
 
 /** Milliseconds of one failed login over HTTP (it must fail with 401). */
 async function failedLoginMs(email: string): Promise<number> {

@@ -1,10 +1,15 @@
 // Proves passwords are upgraded to today's scrypt parameters at login: a user whose stored hash was
 // made with N=16384 logs in, and the row then holds an N=131072 hash of the same password that
 // verifies (a second login succeeds and leaves it alone); a failed login never touches the hash.
-import { randomBytes, scryptSync } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { verifyPassword } from '@evds/accounts';
-import { seedWorkspace, startTestApi, type TestApi, type TestWorkspace } from '@evds/testkit';
+import {
+  giveLegacyPasswordHash,
+  seedWorkspace,
+  startTestApi,
+  type TestApi,
+  type TestWorkspace,
+} from '@evds/testkit';
 
 let api: TestApi;
 let ws: TestWorkspace;
@@ -12,20 +17,9 @@ let ws: TestWorkspace;
 beforeAll(async () => {
   api = await startTestApi();
   ws = await seedWorkspace(api.database.db);
-  await api.database.db
-    .updateTable('users')
-    .set({ password_hash: legacyHash(ws.password) })
-    .where('id', '=', ws.userId)
-    .execute();
+  await giveLegacyPasswordHash(api.database.db, ws);
 });
 afterAll(() => api.stop());
-
-/** A hash as the service stored them before the parameters were raised, made here independently. */
-function legacyHash(password: string): string {
-  const salt = randomBytes(16);
-  const hash = scryptSync(password.normalize('NFKC'), salt, 32, { N: 16384, r: 8, p: 1 });
-  return ['scrypt', 16384, 8, 1, salt.toString('base64'), hash.toString('base64')].join('$');
-}
 
 const storedHash = async () =>
   (

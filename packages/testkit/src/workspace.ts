@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, scryptSync } from 'node:crypto';
 import { hashPassword, provisionWorkspace, type Workspace } from '@evds/accounts';
 import type { Db } from '@evds/db';
 import type { BillingStatus } from '@evds/domain';
@@ -36,4 +36,15 @@ export async function seedWorkspace(
   };
   const ws = await provisionWorkspace(db, input);
   return { ...ws, email: input.email, password: input.password, slug: input.slug };
+}
+
+/**
+ * Gives the workspace's user a password hash as the service stored them before the scrypt parameters
+ * were raised (N=2^14), made here independently of the service's code.
+ */
+export async function giveLegacyPasswordHash(db: Db, ws: TestWorkspace): Promise<void> {
+  const salt = randomBytes(16);
+  const hash = scryptSync(ws.password.normalize('NFKC'), salt, 32, { N: 16384, r: 8, p: 1 });
+  const stored = ['scrypt', 16384, 8, 1, salt.toString('base64'), hash.toString('base64')].join('$');
+  await db.updateTable('users').set({ password_hash: stored }).where('id', '=', ws.userId).execute();
 }
