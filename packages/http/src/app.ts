@@ -2,6 +2,8 @@ import type { HttpMetrics } from '@evds/metrics';
 import express, { type Express, type Router } from 'express';
 import type { Logger } from 'pino';
 import { errorHandler, notFoundHandler } from './errors.ts';
+import { createMethodTable } from './method-table.ts';
+import { answerOptions, refuseOtherMethods } from './methods.ts';
 import { requestMetrics } from './metrics.ts';
 import { requestLogger } from './request-log.ts';
 import { dashboardCors, securityHeaders } from './security.ts';
@@ -16,7 +18,10 @@ export interface HttpAppOptions {
   metrics?: HttpMetrics;
 }
 
-/** The express app shared by api and ingest: headers, request log, CORS, routes, 404 and errors. */
+/**
+ * The express app shared by api and ingest: headers, request log, OPTIONS, CORS, routes, 405, 404 and
+ * errors. Every answer, OPTIONS and HEAD included, is JSON (or bodiless) with the six security headers.
+ */
 export function createHttpApp(opts: HttpAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -26,8 +31,11 @@ export function createHttpApp(opts: HttpAppOptions): Express {
   if (opts.metrics) app.use(requestMetrics(opts.metrics));
   app.use(securityHeaders());
   app.use(requestLogger(opts.logger));
-  app.use(dashboardCors(opts.dashboardOrigin));
+  const methods = createMethodTable(opts.routes);
+  app.use(answerOptions(methods, opts.dashboardOrigin));
+  app.use(dashboardCors(opts.dashboardOrigin, methods.found));
   app.use(opts.routes);
+  app.use(refuseOtherMethods(methods));
   app.use(notFoundHandler);
   app.use(errorHandler(opts.logger));
   return app;

@@ -1,5 +1,5 @@
-import cors from 'cors';
-import type { RequestHandler } from 'express';
+import cors, { type CorsOptions } from 'cors';
+import type { Request, RequestHandler } from 'express';
 import helmet from 'helmet';
 
 /** Request headers a browser on the dashboard origin may send. */
@@ -41,13 +41,24 @@ export function securityHeaders(): RequestHandler[] {
   ];
 }
 
-/** CORS for the one configured dashboard origin; any other origin gets no Access-Control-Allow-* header. */
-export function dashboardCors(origin: string): RequestHandler {
-  return cors({
+/**
+ * CORS for the one configured dashboard origin; any other origin gets no Access-Control-Allow-* header.
+ * A preflight is granted the methods its path serves when `methodsOf` knows them (the app's method table),
+ * so the browser refuses a method the path lacks before sending it.
+ */
+export function dashboardCors(
+  origin: string,
+  methodsOf: (req: Request) => string[] | undefined = () => undefined,
+): RequestHandler {
+  const options: CorsOptions = {
     origin: (requestOrigin, cb) => cb(null, origin !== '' && requestOrigin === origin),
     allowedHeaders: corsAllowedHeaders,
     methods: ['GET', 'POST', 'PATCH', 'DELETE', 'OPTIONS'],
     exposedHeaders: ['Retry-After', 'X-Request-Id', 'Idempotent-Replayed'],
     maxAge: 600,
+  };
+  return cors<Request>((req, cb) => {
+    const methods = methodsOf(req);
+    cb(null, methods ? { ...options, methods } : options);
   });
 }
