@@ -56,6 +56,7 @@ interface Summary {
   event_type: string | null;
   status: string;
   created_at: string;
+  test: boolean;
 }
 interface Page {
   events: Summary[];
@@ -168,11 +169,19 @@ describe('GET /api/v1/events', () => {
     expect([beyond.status, beyond.body.total, beyond.body.events]).toEqual([200, sent.length, []]);
   });
 
-  it('entries carry exactly {id, endpoint_id, event_type, status, created_at} with ISO 8601 UTC ms', async () => {
+  it('entries carry exactly {id, endpoint_id, event_type, status, created_at, test} with ISO 8601 UTC ms', async () => {
     const r = await list(ws, '?limit=100');
     const byId = new Map(sent.map((s) => [s.id, s]));
     for (const e of r.body.events) {
-      expect(Object.keys(e).sort()).toEqual(['created_at', 'endpoint_id', 'event_type', 'id', 'status']);
+      expect(Object.keys(e).sort()).toEqual([
+        'created_at',
+        'endpoint_id',
+        'event_type',
+        'id',
+        'status',
+        'test',
+      ]);
+      expect(e.test).toBe(false);
       expect(e.id).toMatch(ID);
       expect(e.created_at).toMatch(ISO_MS);
       expect(new Date(e.created_at).toISOString()).toBe(e.created_at);

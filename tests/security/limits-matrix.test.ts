@@ -170,6 +170,7 @@ describe('the limits matrix', () => {
       'POST /t/{target_id}',
       'POST /api/v1/events/{id}/replay',
       'POST /api/v1/targets/{id}/recover',
+      'POST /api/v1/targets/{id}/test',
       'POST /api/v1/keys',
     ];
     expect(ops.map((o) => o.op)).toEqual(expect.arrayContaining(spending));

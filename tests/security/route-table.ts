@@ -137,8 +137,13 @@ const BUILDERS: Record<string, Build> = {
   'GET /api/v1/events/{id}': each('id', allEvents),
   'POST /api/v1/events/{id}/replay': each('id', allEvents),
   'POST /api/v1/targets/{id}/recover': each('id', allTargets, { since: 0 }),
+  'POST /api/v1/targets/{id}/test': each('id', allTargets, {
+    event_type: 'order.created',
+    payload: { n: 1 },
+  }),
   'GET /api/v1/recoveries/{id}': each('id', (o) => ({ recovery: o.recovery })),
   'GET /api/v1/stats': one(),
+  'GET /api/v1/stats/timeseries': one(),
   'GET /api/v1/usage': one(),
   'GET /api/v1/billing': one(),
   'POST /api/v1/billing/checkout': one({}),

@@ -11,6 +11,7 @@ export * from './repos/target-secrets.ts';
 export * from './repos/a2a-targets.ts';
 export * from './repos/target-health.ts';
 export * from './repos/events.ts';
+export * from './repos/stats-timeseries.ts';
 export * from './repos/recoveries.ts';
 export * from './repos/mailbox.ts';
 export * from './repos/mailbox-maintenance.ts';

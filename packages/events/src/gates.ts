@@ -1,8 +1,8 @@
 // What the API's routes that put items into a target's pipeline pass, as ingestion does (see
 // packages/ingest/src/accept.ts): the billing gate (402) and the target's ingest window (429). The
 // window is the very one ingestion counts in (same key, same Redis, same limits), so replaying is
-// no way around it. Replay and recover use these; a route added later that sends items (the "test
-// event" route a later issue adds) must use them too, or it becomes the next ungated amplifier.
+// no way around it. Replay, recover and the test route (test-route.ts) use these; a route added later
+// that sends items must use them too, or it becomes the next ungated amplifier.
 import type { TargetAdmission } from '@evds/db';
 import { hitOrLetThrough, targetWindowKey, type RateLimiter } from '@evds/http';
 

@@ -13,6 +13,8 @@ import type { Producer } from '@evds/queue';
 import { z } from 'zod';
 import { eventDetailSchema, eventSummarySchema, summaryView, detailJson } from './views.ts';
 import { targetWindow, type SendGateDeps } from './gates.ts';
+import { testEventRoutes } from './test-route.ts';
+import { timeseriesRoutes } from './timeseries-route.ts';
 
 const listQuery = z.strictObject({
   limit: queryInt(50, 1, 100).describe('default 50, max 100'),
@@ -25,7 +27,9 @@ const listQuery = z.strictObject({
 
 const windows = { '1h': 3600, '24h': 86400, '7d': 7 * 86400, '30d': 30 * 86400 } as const;
 
-export function eventRoutes(deps: { db: Db; producer: Producer } & SendGateDeps): RouteDef[] {
+export function eventRoutes(
+  deps: { db: Db; producer: Producer; mailboxRetentionSeconds?: number } & SendGateDeps,
+): RouteDef[] {
   const { db } = deps;
   const admit = targetWindow(deps);
   return [
@@ -189,5 +193,8 @@ export function eventRoutes(deps: { db: Db; producer: Producer } & SendGateDeps)
         };
       },
     }),
+    // Mounted with the event routes so the API's wiring need not change: they take the same deps.
+    ...testEventRoutes(deps),
+    ...timeseriesRoutes(deps),
   ];
 }

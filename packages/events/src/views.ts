@@ -11,6 +11,9 @@ export const eventSummarySchema = z.object({
   event_type: z.string().nullable(),
   status: z.enum(eventStatuses),
   created_at: z.string().describe('ISO 8601 UTC'),
+  test: z
+    .boolean()
+    .describe('sent by POST /api/v1/targets/{id}/test (no usage record), or a replay of such an event'),
 });
 
 export const attemptSchema = z.object({
@@ -55,6 +58,7 @@ export const summaryView = (e: EventSummary): z.infer<typeof eventSummarySchema>
   event_type: e.event_type,
   status: e.status,
   created_at: iso(e.created_at),
+  test: e.test,
 });
 
 const attemptView = (a: DeliveryAttempt): z.infer<typeof attemptSchema> => ({

@@ -1,5 +1,7 @@
-// The consumer side of mailboxes: list, read, claim and acknowledge messages, with API keys only,
-// since a claim belongs to the key that made it. Listing and reading never write anything.
+// The consumer side of mailboxes: list, read, claim and acknowledge messages. Claim and ack take API
+// keys only, since a claim belongs to the key that made it. Listing and reading never write anything,
+// so a session (the dashboard, showing messages read-only) may do them too: it changes no state, no
+// lease and no usage, exactly as a key's read does.
 import {
   ackMailboxMessage,
   claimMailboxMessage,
@@ -95,11 +97,12 @@ export function mailboxRoutes(deps: {
     defineRoute({
       method: 'get',
       path: '/api/v1/mailboxes/:mailbox_id/messages',
-      auth: 'K',
+      auth: 'KS',
       tag: 'mailboxes',
       summary:
         'List messages oldest first, optionally by state, with cursor paging; listing is free and changes ' +
-        `nothing. A page holds at most \`limit\` messages and at most ${deps.pageMaxBytes} bytes of payloads ` +
+        'nothing (an API key or a session: the dashboard lists read-only; claim and ack take keys). ' +
+        `A page holds at most \`limit\` messages and at most ${deps.pageMaxBytes} bytes of payloads ` +
         '(a larger first message still comes alone), so it may hold fewer than `limit` with `next_cursor` set',
       params: mailboxParams,
       query: listQuery,
@@ -144,9 +147,10 @@ export function mailboxRoutes(deps: {
     defineRoute({
       method: 'get',
       path: '/api/v1/mailbox-messages/:message_id',
-      auth: 'K',
+      auth: 'KS',
       tag: 'mailboxes',
-      summary: 'One message with its payload (byte for byte); reading changes nothing',
+      summary:
+        'One message with its payload (byte for byte); reading changes nothing, with an API key or a session alike',
       params: messageParams,
       responses: { 200: { description: 'the message', schema: messageBody } },
       handler: async ({ auth, params }) => {

@@ -22,6 +22,7 @@ const base: ShownMailboxMessage = {
   claimed_by_key_id: 'c'.repeat(32),
   lease_expires_at: at(1400),
   acknowledged_at: null,
+  test: false,
 };
 const view = (m: Partial<ShownMailboxMessage>) =>
   JSON.parse(stringifyWithRaw(messageView({ ...base, ...m }))) as Record<string, unknown>;
@@ -46,6 +47,7 @@ describe('messageView', () => {
       claimed_by_key_id: base.claimed_by_key_id,
       lease_expires_at: 1400,
       acknowledged_at: null,
+      test: false,
     });
   });
 

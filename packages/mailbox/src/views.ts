@@ -35,6 +35,7 @@ export const messageSchema = z.object({
     'Unix seconds; while CLAIMED, when the lease passes unless the holder claims again',
   ),
   acknowledged_at: secondsOrNull,
+  test: z.boolean().describe('Sent by POST /api/v1/targets/{id}/test (no usage record), not by a producer'),
 });
 
 export type MessageView = Omit<z.infer<typeof messageSchema>, 'payload'> & { payload: RawJson | null };
@@ -60,5 +61,6 @@ export function messageView(m: ShownMailboxMessage): MessageView {
     claimed_by_key_id: keepClaim ? m.claimed_by_key_id : null,
     lease_expires_at: activeClaim ? unixOrNull(m.lease_expires_at) : null,
     acknowledged_at: unixOrNull(m.acknowledged_at),
+    test: m.test,
   };
 }

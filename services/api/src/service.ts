@@ -106,7 +106,13 @@ export function createApiService(cfg: ApiConfig): ApiService {
       targetsPerOrg: cfg.TARGETS_PER_ORG,
     }),
     ...signingSecretRoutes({ db, secrets }),
-    ...eventRoutes({ db, producer, ingestLimiter, logger }),
+    ...eventRoutes({
+      db,
+      producer,
+      ingestLimiter,
+      logger,
+      mailboxRetentionSeconds: cfg.MAILBOX_RETENTION_SECONDS,
+    }),
     ...recoverRoutes({ db, producer, ingestLimiter, logger }),
     ...usageRoutes({ db }),
     ...billingRoutes({

@@ -6,6 +6,7 @@ import * as attemptRetryAfter from './2026-11-24T0900-attempt-retry-after.ts';
 import * as targetHealth from './2026-11-24T1000-target-health.ts';
 import * as recoveries from './2026-11-24T1100-recoveries.ts';
 import * as recoveryOneRunning from './2026-11-25T0900-recovery-one-running.ts';
+import * as testItems from './2026-11-26T0900-test-items.ts';
 
 /** Every migration, registered explicitly (no directory scanning), in the order they run. */
 const migrations: Record<string, Migration> = {
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-24T1000-target-health': targetHealth,
   '2026-11-24T1100-recoveries': recoveries,
   '2026-11-25T0900-recovery-one-running': recoveryOneRunning,
+  '2026-11-26T0900-test-items': testItems,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -10,7 +10,7 @@ export interface EventFilter {
   correlationId?: string;
 }
 
-export type EventSummary = Pick<Event, 'id' | 'target_id' | 'event_type' | 'status' | 'created_at'>;
+export type EventSummary = Pick<Event, 'id' | 'target_id' | 'event_type' | 'status' | 'created_at' | 'test'>;
 
 /** One page of the org's events, newest first, and the total matching the filter. */
 export async function listEvents(
@@ -26,7 +26,7 @@ export async function listEvents(
   if (filter.correlationId) q = q.where('correlation_id', '=', filter.correlationId);
   const [events, count] = await Promise.all([
     q
-      .select(['id', 'target_id', 'event_type', 'status', 'created_at'])
+      .select(['id', 'target_id', 'event_type', 'status', 'created_at', 'test'])
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .limit(page.limit)
@@ -117,9 +117,9 @@ export async function replayEvent(
       return { outcome: 'rate_limited', retryAfterSeconds: admitted.retryAfterSeconds } as const;
     await sql`
       insert into events (id, org_id, target_id, target_kind, event_type, correlation_id, status, source_event_id,
-                          payload, payload_size, next_attempt_at, request_id)
+                          payload, payload_size, next_attempt_at, request_id, test)
       select ${newId}, org_id, target_id, target_kind, event_type, correlation_id, 'QUEUED', id,
-             payload, payload_size, now(), ${requestId}
+             payload, payload_size, now(), ${requestId}, test
       from events where id = ${eventId}`.execute(tx);
     await tx
       .updateTable('events')

@@ -53,6 +53,8 @@ export interface NewItem {
   requestId: string | null;
   /** Mailbox messages: when retention ends. */
   expiresAt?: Date;
+  /** Sent by the test route: marked, and no usage record (writeItem; the group commit takes none). */
+  test?: true;
 }
 
 export interface Idempotency {
@@ -113,52 +115,62 @@ export async function insertItem(db: Db, item: NewItem, idem?: Idempotency): Pro
         } as const;
       }
     }
-    let status: EventStatus | MailboxState;
-    if (item.kind === 'mailbox') {
-      status = 'UNREAD';
-      await tx
-        .insertInto('mailbox_messages')
-        .values({
-          id: item.id,
-          org_id: item.orgId,
-          mailbox_id: item.targetId,
-          state: status,
-          event_type: item.eventType,
-          correlation_id: item.correlationId,
-          payload: item.payload,
-          payload_size: item.payload.length,
-          expires_at: item.expiresAt ?? new Date(Date.now() + 7 * 24 * 3600 * 1000),
-        })
-        .execute();
-    } else {
-      status = 'QUEUED';
-      await tx
-        .insertInto('events')
-        .values({
-          id: item.id,
-          org_id: item.orgId,
-          target_id: item.targetId,
-          target_kind: item.kind,
-          event_type: item.eventType,
-          correlation_id: item.correlationId,
-          status,
-          source_event_id: null,
-          payload: item.payload,
-          payload_size: item.payload.length,
-          next_attempt_at: sql<Date>`now()`,
-          last_attempt_at: null,
-          delivered_at: null,
-          final_reason: null,
-          request_id: item.requestId,
-        })
-        .execute();
-    }
+    const status = await writeItem(tx, item);
+    return { outcome: 'created', id: item.id, status } as const;
+  });
+}
+
+/**
+ * The item's row (an event or a mailbox message, its payload archived) and, unless it is a test, its
+ * usage record: one place, so a test item is written exactly as an accepted one. Run it in a transaction.
+ */
+export async function writeItem(tx: Db, item: NewItem): Promise<EventStatus | MailboxState> {
+  // Set only on test items: the column's default covers ingestion's hot path.
+  const marked = item.test ? { test: true } : {};
+  if (item.kind === 'mailbox')
+    await tx
+      .insertInto('mailbox_messages')
+      .values({
+        id: item.id,
+        org_id: item.orgId,
+        mailbox_id: item.targetId,
+        state: 'UNREAD',
+        event_type: item.eventType,
+        correlation_id: item.correlationId,
+        payload: item.payload,
+        payload_size: item.payload.length,
+        expires_at: item.expiresAt ?? new Date(Date.now() + 7 * 24 * 3600 * 1000),
+        ...marked,
+      })
+      .execute();
+  else
+    await tx
+      .insertInto('events')
+      .values({
+        id: item.id,
+        org_id: item.orgId,
+        target_id: item.targetId,
+        target_kind: item.kind,
+        event_type: item.eventType,
+        correlation_id: item.correlationId,
+        status: 'QUEUED',
+        source_event_id: null,
+        payload: item.payload,
+        payload_size: item.payload.length,
+        next_attempt_at: sql<Date>`now()`,
+        last_attempt_at: null,
+        delivered_at: null,
+        final_reason: null,
+        request_id: item.requestId,
+        ...marked,
+      })
+      .execute();
+  if (!item.test)
     await tx
       .insertInto('usage_records')
       .values({ org_id: item.orgId, item_id: item.id, item_kind: item.kind, reported_at: null })
       .execute();
-    return { outcome: 'created', id: item.id, status } as const;
-  });
+  return item.kind === 'mailbox' ? 'UNREAD' : 'QUEUED';
 }
 
 /**

@@ -39,6 +39,7 @@ const columns = [
   'm.claimed_by_key_id',
   'm.lease_expires_at',
   'm.acknowledged_at',
+  'm.test',
 ] as const;
 const state = shownState.as('state');
 /** A message past retention has no payload to show, even before the job has dropped it. */
@@ -67,6 +68,8 @@ export interface ShownMailboxMessage {
   claimed_by_key_id: string | null;
   lease_expires_at: Date | null;
   acknowledged_at: Date | null;
+  /** Sent by POST /api/v1/targets/:id/test. */
+  test: boolean;
 }
 
 /** True for a live (not deleted) mailbox target of the organization. */

@@ -181,9 +181,9 @@ export async function runRecoveryBatch(
         : (
             await sql<{ id: string; kind: TargetKind }>`
               insert into events (id, org_id, target_id, target_kind, event_type, correlation_id, status,
-                                  source_event_id, payload, payload_size, next_attempt_at, request_id, recovery_id)
+                                  source_event_id, payload, payload_size, next_attempt_at, request_id, recovery_id, test)
               select x.new_id, e.org_id, e.target_id, e.target_kind, e.event_type, e.correlation_id, 'QUEUED',
-                     e.id, e.payload, e.payload_size, now(), ${r.request_id}, ${recoveryId}
+                     e.id, e.payload, e.payload_size, now(), ${r.request_id}, ${recoveryId}, e.test
                 from unnest(${sources}::text[], ${sources.map(() => newId())}::text[]) as x(source_id, new_id)
                 join events e on e.id = x.source_id
               on conflict (recovery_id, source_event_id) where recovery_id is not null do nothing

@@ -20,6 +20,8 @@ export interface EventsTable {
   request_id: string | null;
   /** The bulk recovery that made this replay (null for every other event). */
   recovery_id: string | null;
+  /** Sent by POST /api/v1/targets/:id/test: delivered like any event, but no usage record. */
+  test: Generated<boolean>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }

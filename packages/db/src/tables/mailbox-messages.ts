@@ -16,6 +16,8 @@ export interface MailboxMessagesTable {
   claimed_by_key_id: string | null;
   lease_expires_at: Date | null;
   acknowledged_at: Date | null;
+  /** Sent by POST /api/v1/targets/:id/test: a message like any other, but no usage record. */
+  test: Generated<boolean>;
 }
 export type MailboxMessage = Selectable<MailboxMessagesTable>;
 export type NewMailboxMessage = Insertable<MailboxMessagesTable>;
