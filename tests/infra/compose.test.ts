@@ -1,9 +1,11 @@
 // Proves that the container files hold together, without a container engine: docker-compose.yml runs
-// every service scripts/start.ts runs, with the same bins, only variables packages/config reads (with
-// values it accepts), health checks wherever something waits on one, and nothing that defeats
-// `--scale`; infra/Dockerfile copies every workspace manifest before the install and runs as `node`;
-// infra/nginx.conf sends what scripts/gateway.ts sends to ingest there, the rest to the api, on the
-// ports the services listen on. The file passes the Compose specification's JSON schema (ajv), which
+// every service scripts/start.ts runs (and the dashboard), with the same bins, only variables
+// packages/config reads (with values it accepts), health checks wherever something waits on one, and
+// nothing that defeats `--scale`; the dashboard reaches the api from the subnet the api trusts, and
+// opens no database, Redis or key; infra/Dockerfile copies every workspace manifest before the install,
+// builds the web app apart from the runtime image and runs as `node`; infra/nginx.conf sends what
+// scripts/gateway.ts sends to ingest there, the rest to the api, and the dashboard's own origin to the
+// dashboard, on the ports the services listen on. The file passes the Compose specification's JSON schema (ajv), which
 // refuses a broken copy; where the docker compose CLI exists, compose must accept the file too.
 import { describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
@@ -13,6 +15,7 @@ import { basename, join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   loadApiConfig,
+  loadDashboardConfig,
   loadIngestConfig,
   loadWorkerConfig,
   SERVICE_NODE_OPTIONS,
@@ -96,15 +99,23 @@ function configOf(name: string): Record<string, unknown> {
   if (command.startsWith('services/ingest/')) return loadIngestConfig(env);
   if (command.startsWith('services/a2a-worker/')) return loadWorkerConfig(env, 'a2a-worker');
   if (command.startsWith('services/delivery-worker/')) return loadWorkerConfig(env, 'delivery-worker');
+  if (command.startsWith('services/dashboard/')) return loadDashboardConfig(env);
   throw new Error(`${name}: no configuration is known for ${command}`);
 }
 
-// [name, file] pairs of the services the local start command runs.
+/** The services that open Postgres and Redis (all but the migration and the dashboard). */
+const backed = () => evdsServices.filter((n) => n !== 'migrate' && 'DATABASE_URL' in configOf(n));
+
+// [name, file] pairs of the services the local start command runs (the dashboard, which it starts
+// once built, is checked on its own).
 const started = [
   ...(/const services[^=]*=\s*\[([\s\S]*?)\n\];/.exec(read('scripts/start.ts'))?.[1] ?? '').matchAll(
-    /\[\s*'([\w-]+)',\s*'([^']+)'/g,
+    /\[\s*'([\w-]+)',\s*\[?\s*'([^']+)'/g,
   ),
-].map((m) => ({ name: m[1]!, file: m[2]! }));
+]
+  .map((m) => ({ name: m[1]!, file: m[2]! }))
+  // Development-only helpers (the local inbox of packages/localenv) are never deployed.
+  .filter((s) => !s.file.startsWith('packages/localenv/'));
 
 describe('docker-compose.yml', () => {
   it('runs every service of scripts/start.ts, each with the bin start.ts runs', () => {
@@ -135,7 +146,8 @@ describe('docker-compose.yml', () => {
     expect(existsSync(join(root, migrate.command?.[0] ?? '-'))).toBe(true);
     expect(migrate.restart).toBe('no');
     expect(migrate.depends_on).toEqual({ postgres: { condition: 'service_healthy' } });
-    for (const name of evdsServices.filter((n) => n !== 'migrate')) {
+    expect(backed()).toEqual(expect.arrayContaining(['api', 'ingest', 'delivery-worker', 'a2a-worker']));
+    for (const name of backed()) {
       expect({ name, depends_on: service(name).depends_on }).toEqual({
         name,
         depends_on: expect.objectContaining({
@@ -185,8 +197,8 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('health-checks the workers on their METRICS_PORT; every evds service exposes that port', () => {
-    for (const name of ['delivery-worker', 'a2a-worker']) {
+  it('health-checks the workers and the dashboard on their METRICS_PORT; every evds service exposes it', () => {
+    for (const name of ['delivery-worker', 'a2a-worker', 'dashboard']) {
       const test = [service(name).healthcheck?.test ?? []].flat().join(' ');
       expect(test).toContain(`http://127.0.0.1:${String(configOf(name).METRICS_PORT)}/health`);
     }
@@ -211,7 +223,7 @@ describe('docker-compose.yml', () => {
   });
 
   it('requires ENCRYPTION_KEYS from the environment rather than defaulting it', () => {
-    for (const name of evdsServices.filter((n) => n !== 'migrate')) {
+    for (const name of backed()) {
       const env = rawCompose.services[name]?.environment as Record<string, string>;
       expect({ name, value: env.ENCRYPTION_KEYS }).toEqual({
         name,
@@ -223,7 +235,7 @@ describe('docker-compose.yml', () => {
 
   it('points DATABASE_URL and REDIS_URL at its own postgres and redis', () => {
     const pg = envOf('postgres');
-    for (const name of evdsServices) {
+    for (const name of ['migrate', ...backed()]) {
       const db = new URL(envOf(name).DATABASE_URL ?? '');
       expect({ name, host: db.host, user: db.username, password: db.password, db: db.pathname }).toEqual({
         name,
@@ -240,12 +252,30 @@ describe('docker-compose.yml', () => {
     const edge = networksOf('gateway');
     const subnets = edge.flatMap((n) => compose.networks?.[n]?.ipam?.config?.map((c) => c.subnet) ?? []);
     expect(subnets.length).toBeGreaterThan(0);
-    for (const name of ['api', 'ingest']) {
+    for (const name of ['api', 'ingest', 'dashboard']) {
       expect(networksOf(name)).toEqual(expect.arrayContaining(edge));
       expect(configOf(name).TRUST_PROXY).toEqual(subnets);
     }
     const onEdge = Object.keys(services).filter((n) => networksOf(n).some((x) => edge.includes(x)));
-    expect(onEdge.sort()).toEqual(['api', 'gateway', 'ingest']);
+    expect(onEdge.sort()).toEqual(['api', 'dashboard', 'gateway', 'ingest']);
+  });
+
+  it('runs the dashboard in front of the api, on the edge network alone, with no database, Redis or key', () => {
+    const dashboard = configOf('dashboard');
+    // Only on the edge network: its calls to the api come from the subnet the api trusts, so the api
+    // believes the browser's address the dashboard passes on (X-Forwarded-For).
+    expect(networksOf('dashboard')).toEqual(networksOf('gateway'));
+    expect(new URL(String(dashboard.API_URL)).host).toBe(`api:${String(configOf('api').PORT)}`);
+    expect(service('dashboard').depends_on).toEqual({ api: { condition: 'service_healthy' } });
+    expect(Object.keys(envOf('dashboard'))).toEqual(
+      expect.not.arrayContaining(['DATABASE_URL', 'REDIS_URL', 'ENCRYPTION_KEYS']),
+    );
+    expect(dashboard.NODE_ENV).toBe('production');
+    expect(dashboard.DASHBOARD_PUBLIC_ORIGIN).toMatch(/^https?:\/\//);
+    expect(service('dashboard').expose).toEqual(expect.arrayContaining([String(dashboard.PORT)]));
+    expect(service('gateway').depends_on).toEqual(
+      expect.objectContaining({ dashboard: { condition: 'service_healthy' } }),
+    );
   });
 
   it('keeps queue keys in Redis (no eviction, append-only) and data in named volumes', () => {
@@ -278,6 +308,18 @@ describe('infra/Dockerfile', () => {
         .filter((f) => existsSync(join(root, f)));
     });
   }
+
+  it('builds the web app in a stage of its own and copies its dist into the runtime image', () => {
+    const web = dockerfile.stages.find((st) =>
+      st.instructions.some((i) => i.keyword === 'RUN' && /--filter @evds\/dashboard-web build/.test(i.args)),
+    );
+    expect(web).toBeDefined();
+    expect(web).not.toBe(finalStage);
+    const copied = finalStage.instructions.filter((i) => i.keyword === 'COPY').map((i) => copyArgs(i.args));
+    const dist = copied.find((c) => c.flags.includes(`--from=${web!.name}`));
+    expect(dist?.sources).toEqual(['/app/packages/dashboard-web/dist']);
+    expect(dist?.dest).toBe('./packages/dashboard-web/dist');
+  });
 
   it('copies every workspace manifest, to its own path, before installing', () => {
     expect(installStage).toBeDefined();
@@ -350,22 +392,27 @@ describe('infra/Dockerfile', () => {
 describe('infra/nginx.conf', () => {
   const conf = parseNginx(read('infra/nginx.conf'));
   const find = (list: Directive[] | undefined, name: string) => (list ?? []).filter((d) => d.name === name);
-  const server = find(conf, 'server')[0];
+  const servers = find(conf, 'server');
+  const listenOf = (s: Directive | undefined) => find(s?.block, 'listen')[0]?.args[0];
+  const server = servers[0];
+  const dashboardServer = servers[1];
   const upstreams = new Map(find(conf, 'upstream').map((u) => [u.args[0] ?? '', u.block ?? []] as const));
-  const locations = new Map(find(server?.block, 'location').map((l) => [l.args.at(-1) ?? '', l] as const));
+  const locationsOf = (s: Directive | undefined) =>
+    new Map(find(s?.block, 'location').map((l) => [l.args.at(-1) ?? '', l] as const));
+  const locations = locationsOf(server);
   /** "host:port" of the servers of the upstream a location passes to. */
-  const targetOf = (path: string): string[] => {
-    const pass = find(locations.get(path)?.block, 'proxy_pass')[0]?.args[0] ?? '';
+  const targetOf = (path: string, of = locations): string[] => {
+    const pass = find(of.get(path)?.block, 'proxy_pass')[0]?.args[0] ?? '';
     const upstream = upstreams.get(pass.replace(/^http:\/\//, '')) ?? [];
     return find(upstream, 'server').map((s) => s.args[0] ?? '');
   };
 
-  it('listens on the port the gateway publishes, mounted where the nginx image reads it', () => {
-    const listen = find(server?.block, 'listen')[0]?.args[0];
+  it('listens on the ports the gateway publishes, mounted where the nginx image reads it', () => {
     const targets = service('gateway').ports?.map((p) =>
       typeof p === 'object' ? String(p.target) : String(p).split(':').at(-1),
     );
-    expect(targets).toEqual([listen]);
+    expect(targets).toEqual(servers.map(listenOf));
+    expect(servers).toHaveLength(2);
     expect(service('gateway').volumes).toContain('./infra/nginx.conf:/etc/nginx/conf.d/default.conf:ro');
   });
 
@@ -378,38 +425,54 @@ describe('infra/nginx.conf', () => {
     expect(targetOf('/')).toEqual([`api:${String(configOf('api').PORT)}`]);
   });
 
-  it('passes client address, scheme and request id; keeps upstream connections; follows replicas', () => {
-    const set = find(server?.block, 'proxy_set_header').map((d) => d.args[0]?.toLowerCase());
-    expect(set).toEqual(
-      expect.arrayContaining([
-        'x-forwarded-for',
-        'x-real-ip',
-        'x-forwarded-proto',
-        'x-request-id',
-        'connection',
-      ]),
-    );
-    expect(find(server?.block, 'proxy_set_header').find((d) => d.args[0] === 'Connection')?.args[1]).toBe('');
-    expect(find(server?.block, 'proxy_http_version')[0]?.args).toEqual(['1.1']);
-    // A location with any proxy_set_header of its own would drop every header set at server level.
-    for (const [path, l] of locations)
-      expect({ path, own: find(l.block, 'proxy_set_header') }).toEqual({ path, own: [] });
-    expect(find(conf, 'resolver')[0]?.args).toContain('127.0.0.11');
-    expect(upstreams.size).toBeGreaterThan(0);
-    for (const [name, block] of upstreams) {
-      expect({ name, keepalive: Number(find(block, 'keepalive')[0]?.args[0]) > 0 }).toEqual({
-        name,
-        keepalive: true,
-      });
-      expect({ name, zone: find(block, 'zone').length }).toEqual({ name, zone: 1 });
-      for (const s of find(block, 'server')) expect(s.args).toContain('resolve');
-    }
+  it('gives the dashboard an origin of its own, all of it to the dashboard service', () => {
+    expect(listenOf(dashboardServer)).not.toBe(listenOf(server));
+    const own = locationsOf(dashboardServer);
+    expect([...own.keys()]).toEqual(['/']);
+    expect(targetOf('/', own)).toEqual([`dashboard:${String(configOf('dashboard').PORT)}`]);
   });
 
+  it.each([0, 1])(
+    'server %i passes client address, scheme and request id; keeps upstream connections',
+    (at) => {
+      const server = servers[at];
+      const locations = locationsOf(server);
+      const set = find(server?.block, 'proxy_set_header').map((d) => d.args[0]?.toLowerCase());
+      expect(set).toEqual(
+        expect.arrayContaining([
+          'x-forwarded-for',
+          'x-real-ip',
+          'x-forwarded-proto',
+          'x-request-id',
+          'connection',
+        ]),
+      );
+      expect(find(server?.block, 'proxy_set_header').find((d) => d.args[0] === 'Connection')?.args[1]).toBe(
+        '',
+      );
+      expect(find(server?.block, 'proxy_http_version')[0]?.args).toEqual(['1.1']);
+      // A location with any proxy_set_header of its own would drop every header set at server level.
+      for (const [path, l] of locations)
+        expect({ path, own: find(l.block, 'proxy_set_header') }).toEqual({ path, own: [] });
+      expect(find(conf, 'resolver')[0]?.args).toContain('127.0.0.11');
+      expect(upstreams.size).toBeGreaterThan(0);
+      for (const [name, block] of upstreams) {
+        expect({ name, keepalive: Number(find(block, 'keepalive')[0]?.args[0]) > 0 }).toEqual({
+          name,
+          keepalive: true,
+        });
+        expect({ name, zone: find(block, 'zone').length }).toEqual({ name, zone: 1 });
+        for (const s of find(block, 'server')) expect(s.args).toContain('resolve');
+      }
+    },
+  );
+
   it('takes bodies larger than the services accept, so their own 413 answers', () => {
-    const max = nginxSize(find(server?.block, 'client_max_body_size')[0]?.args[0] ?? '0');
+    const maxOf = (s: Directive | undefined) =>
+      nginxSize(find(s?.block, 'client_max_body_size')[0]?.args[0] ?? '0');
     for (const name of ['api', 'ingest'])
-      expect(max).toBeGreaterThan(Number(configOf(name).BODY_LIMIT_BYTES));
+      expect(maxOf(server)).toBeGreaterThan(Number(configOf(name).BODY_LIMIT_BYTES));
+    expect(maxOf(dashboardServer)).toBeGreaterThan(Number(configOf('dashboard').BODY_LIMIT_BYTES));
   });
 });
 

@@ -4,7 +4,13 @@
 import { expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { loadApiConfig, loadIngestConfig, loadWorkerConfig, metricsPortDefaults } from '@evds/config';
+import {
+  loadApiConfig,
+  loadDashboardConfig,
+  loadIngestConfig,
+  loadWorkerConfig,
+  metricsPortDefaults,
+} from '@evds/config';
 
 const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
 const section = readme.slice(
@@ -22,6 +28,7 @@ it('lists every variable of every service, once, and nothing else', () => {
     ...Object.keys(loadIngestConfig({})),
     ...Object.keys(loadWorkerConfig({}, 'delivery-worker')),
     ...Object.keys(loadWorkerConfig({}, 'a2a-worker')),
+    ...Object.keys(loadDashboardConfig({})),
   ]);
   expect(documented.filter((v) => !read.has(v))).toEqual([]);
   expect([...read].filter((v) => !documented.includes(v))).toEqual([]);

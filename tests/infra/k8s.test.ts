@@ -3,14 +3,16 @@
 // KEDA OpenAPI schemas; an object of a kind they do not know fails), and a broken copy fails; the
 // Kustomize base lists every manifest; each Deployment runs the bin scripts/start.ts runs, sets only
 // variables packages/config reads (with values it accepts), probes the ports it declares, and states
-// its resources; Services, the Ingress, the HPA and the KEDA ScaledObjects point at what exists, and
-// each ScaledObject watches the very Redis list BullMQ keeps the waiting jobs of its queue in.
+// its resources; Services, the Ingresses, the HPA and the KEDA ScaledObjects point at what exists, and
+// each ScaledObject watches the very Redis list BullMQ keeps the waiting jobs of its queue in. The
+// dashboard runs like the others, on a host of its own, in front of the api's Service.
 import { describe, expect, it } from '@jest/globals';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   loadApiConfig,
+  loadDashboardConfig,
   loadIngestConfig,
   loadWorkerConfig,
   metricsPortDefaults,
@@ -105,14 +107,19 @@ const secret = example.find((o) => o.kind === 'Secret') as unknown as {
   stringData: Record<string, string>;
 };
 
-// [name, file] pairs of the services the local start command runs (as in compose.test.ts).
+// [name, file] pairs of the services the local start command runs (as in compose.test.ts), and the
+// dashboard, which it starts once built.
 const started = [
   ...(/const services[^=]*=\s*\[([\s\S]*?)\n\];/.exec(read('scripts/start.ts'))?.[1] ?? '').matchAll(
-    /\[\s*'([\w-]+)',\s*'([^']+)'/g,
+    /\[\s*'([\w-]+)',\s*\[?\s*'([^']+)'/g,
   ),
 ]
   .map((m) => ({ name: m[1]!, file: m[2]! }))
-  .filter((s) => s.file.startsWith('services/'));
+  // Development-only helpers (the local inbox of packages/localenv) are never deployed.
+  .filter((s) => !s.file.startsWith('packages/localenv/'))
+  .filter((s) => s.file.startsWith('services/'))
+  .filter((s) => s.name !== 'dashboard')
+  .concat([{ name: 'dashboard', file: 'services/dashboard/src/bin.ts' }]);
 
 const container = (d: PodSpecHolder): IContainer => {
   const [c, ...more] = d.spec.template.spec.containers;
@@ -162,6 +169,7 @@ function configOf(c: IContainer): Record<string, unknown> {
   if (bin.startsWith('services/ingest/')) return loadIngestConfig(env);
   if (bin.startsWith('services/a2a-worker/')) return loadWorkerConfig(env, 'a2a-worker');
   if (bin.startsWith('services/delivery-worker/')) return loadWorkerConfig(env, 'delivery-worker');
+  if (bin.startsWith('services/dashboard/')) return loadDashboardConfig(env);
   throw new Error(`no configuration is known for ${bin}`);
 }
 
@@ -244,7 +252,13 @@ describe('the Kustomize base', () => {
 
 describe('Deployments', () => {
   it('run every service of scripts/start.ts, each with its bin', () => {
-    expect(started.map((s) => s.name).sort()).toEqual(['a2a-worker', 'api', 'delivery-worker', 'ingest']);
+    expect(started.map((s) => s.name).sort()).toEqual([
+      'a2a-worker',
+      'api',
+      'dashboard',
+      'delivery-worker',
+      'ingest',
+    ]);
     expect(byKind('Deployment')).toHaveLength(started.length);
     for (const { name, file } of started) {
       const d = deploymentOf(name);
@@ -299,7 +313,9 @@ describe('Deployments', () => {
       const c = container(deploymentOf(name));
       const cfg = configOf(c);
       const http = name === 'api' || name === 'ingest';
-      if (http) expect({ name, http: portNamed(c, 'http') }).toEqual({ name, http: cfg.PORT });
+      // The dashboard serves HTTP too, but is ready when the api answers: its metrics port says so.
+      if (http || name === 'dashboard')
+        expect({ name, http: portNamed(c, 'http') }).toEqual({ name, http: cfg.PORT });
       const readyOn = http ? 'http' : 'metrics';
       expect({ name, ready: httpGetOf(c.readinessProbe) }).toEqual({
         name,
@@ -401,6 +417,33 @@ describe('what the other objects point at', () => {
         to: { name: 'evds-ingest', port: { name: 'http' } },
       });
     expect(to('/')).toEqual({ name: 'evds-api', port: { name: 'http' } });
+  });
+
+  it('the dashboard has a host of its own, its public origin, all of it to the dashboard', () => {
+    const ingress = named<{
+      spec: {
+        rules: {
+          host?: string;
+          http: { paths: { path: string; backend: { service: { name: string; port: { name: string } } } }[] };
+        }[];
+      };
+    }>('Ingress', 'evds-dashboard');
+    const [rule, ...more] = ingress.spec.rules;
+    expect(more).toEqual([]);
+    const cfg = configOf(container(deploymentOf('dashboard')));
+    expect(`https://${rule?.host ?? ''}`).toBe(cfg.DASHBOARD_PUBLIC_ORIGIN);
+    expect(rule?.http.paths.map((p) => [p.path, p.backend.service])).toEqual([
+      ['/', { name: 'evds-dashboard', port: { name: 'http' } }],
+    ]);
+    // It calls the api through the api's Service, whose port 80 reaches the api's http port.
+    const api = named<{ spec: { ports: { name: string; port: number; targetPort: string }[] } }>(
+      'Service',
+      'evds-api',
+    );
+    const url = new URL(String(cfg.API_URL));
+    expect(url.hostname).toBe('evds-api');
+    expect(api.spec.ports.find((p) => p.port === Number(url.port || 80))?.targetPort).toBe('http');
+    expect(cfg.TRUST_PROXY).toEqual(configOf(container(deploymentOf('api'))).TRUST_PROXY);
   });
 
   it('ingest scales on CPU, which its container requests', () => {

@@ -1,6 +1,7 @@
 // The only place that reads process.env. Each service calls its own load function once at start.
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { dashboardSettings, refuseUnsafeDashboard } from './dashboard.ts';
 import { bool, csv, int, parseEnv, positive, type Env } from './env.ts';
 
 export { parseEnv, type Env } from './env.ts';
@@ -69,6 +70,7 @@ export const metricsPortDefaults = {
   ingest: 9101,
   'delivery-worker': 9102,
   'a2a-worker': 9103,
+  dashboard: 9104,
 } as const;
 export type WorkerName = 'delivery-worker' | 'a2a-worker';
 
@@ -198,7 +200,15 @@ const workerSchemas = {
   'a2a-worker': workerSchema.extend(metrics(metricsPortDefaults['a2a-worker']).shape),
 };
 
+/** The dashboard's back end: no database, no Redis; it calls the API. */
+const dashboardSchema = base
+  .pick({ NODE_ENV: true, LOG_LEVEL: true, SHUTDOWN_TIMEOUT_MS: true })
+  .extend(httpServer.pick({ HOST: true, TRUST_PROXY: true }).shape)
+  .extend(metrics(metricsPortDefaults.dashboard).shape)
+  .extend(dashboardSettings.shape);
+
 export type ApiConfig = z.output<typeof apiSchema>;
+export type DashboardConfig = z.output<typeof dashboardSchema>;
 
 /** The outbound resolver's settings, as the network policy takes them (api and workers). */
 export const outboundDns = (cfg: z.output<typeof dns>) => ({
@@ -232,4 +242,7 @@ export const loadWorkerConfig = (
 ): WorkerConfig => refuseUnsafeProduction(parseEnv(workerSchemas[worker], env));
 export const loadA2aWorkerConfig = (env: Env = process.env): WorkerConfig =>
   loadWorkerConfig(env, 'a2a-worker');
+export const loadDashboardConfig = (env: Env = process.env): DashboardConfig =>
+  refuseUnsafeDashboard(parseEnv(dashboardSchema, env));
+export { defaultDashboardStaticDir } from './dashboard.ts';
 export * from './node-options.ts';

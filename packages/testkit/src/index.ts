@@ -13,3 +13,4 @@ export * from './load.ts';
 export * from './reconcile.ts';
 export * from './dns-server.ts';
 export * from './counting-db.ts';
+export * from './dashboard.ts';

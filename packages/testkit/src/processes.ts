@@ -4,7 +4,7 @@ import type { Env } from '@evds/config';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 
-export type ServiceName = 'api' | 'ingest' | 'delivery-worker' | 'a2a-worker';
+export type ServiceName = 'api' | 'ingest' | 'delivery-worker' | 'a2a-worker' | 'dashboard';
 
 /** The log line each service writes once it is ready, with the port for HTTP services. */
 const readyMessage: Record<ServiceName, string> = {
@@ -12,6 +12,7 @@ const readyMessage: Record<ServiceName, string> = {
   ingest: 'ingest listening',
   'delivery-worker': 'delivery worker consuming',
   'a2a-worker': 'a2a worker consuming',
+  dashboard: 'dashboard listening',
 };
 
 export interface ServiceProcess {
