@@ -1,8 +1,10 @@
 import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '.tools/**', '.data/**', 'bench/results/**'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', '.tools/**', '.data/**', 'bench/results/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -30,5 +32,13 @@ export default tseslint.config(
     ],
     rules: { 'no-console': 'off' },
   },
+  // The dashboard's web app runs in the browser and is React: browser globals and the hooks rules there only.
+  {
+    files: ['packages/dashboard-web/src/**/*.{ts,tsx}'],
+    ...reactHooks.configs.flat['recommended-latest'],
+    languageOptions: { globals: globals.browser },
+  },
+  // Its build config prints the bundle's gzipped size.
+  { files: ['packages/dashboard-web/vite.config.ts'], rules: { 'no-console': 'off' } },
   { files: ['eslint.config.js', 'jest.config.js'], ...tseslint.configs.disableTypeChecked },
 );
