@@ -1,10 +1,20 @@
 // Starts everything on this machine: Postgres and Redis (found or started), migrations, a demo
-// workspace, every service as its own process, and one gateway port serving every route.
+// workspace, every service as its own process, one gateway port serving every route, the dashboard,
+// and a local HTTPS inbox (certificate from a local CA under .data/) that the demo workspace's
+// "Local inbox" webhook target delivers to, so a signed delivery can be seen without a public URL.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { SERVICE_NODE_OPTIONS } from '../packages/config/src/node-options.ts';
+import { ensureLocalCa } from '../packages/localenv/src/inbox/ca.ts';
+import {
+  ensureDemoTargets,
+  INBOX_TARGET_NAME,
+  registerInboxSecret,
+  type DemoTargets,
+} from './start/demo-targets.ts';
+import { ensureWebAppBuilt } from './start/web-app.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dataDir = `${root}.data`;
@@ -36,6 +46,10 @@ const keyFile = `${dataDir}/encryption-keys`;
 if (!existsSync(keyFile))
   writeFileSync(keyFile, `local1:${randomBytes(32).toString('base64')}`, { mode: 0o600 });
 env.ENCRYPTION_KEYS ??= readFileSync(keyFile, 'utf8').trim();
+if (env.NODE_ENV === 'production') {
+  console.error('start: scripts/start.sh is for local development; unset NODE_ENV=production to use it');
+  process.exit(1);
+}
 env.NODE_ENV ??= 'development';
 env.NODE_OPTIONS ??= SERVICE_NODE_OPTIONS;
 // Each service's metrics port (its default, 9100 to 9103) on this machine only.
@@ -71,14 +85,41 @@ const demo = JSON.parse(readFileSync(demoFile, 'utf8')) as {
 const gatewayPort = env.GATEWAY_PORT ?? '8080';
 const apiPort = env.API_PORT ?? '3000';
 const ingestPort = env.INGEST_PORT ?? '3001';
-const services: [string, string, NodeJS.ProcessEnv][] = [
-  ['api', 'services/api/src/bin.ts', { PORT: apiPort, HOST: '127.0.0.1' }],
-  ['ingest', 'services/ingest/src/bin.ts', { PORT: ingestPort, HOST: '127.0.0.1' }],
-  ['delivery-worker', 'services/delivery-worker/src/bin.ts', {}],
-  ['a2a-worker', 'services/a2a-worker/src/bin.ts', {}],
+const dashboardPort = env.DASHBOARD_PORT ?? '8081';
+const inboxPort = env.INBOX_PORT ?? '8443';
+const inboxControlPort = env.INBOX_CONTROL_PORT ?? '8444';
+const dashboardOrigin = `http://127.0.0.1:${dashboardPort}`;
+const inboxControlUrl = `http://127.0.0.1:${inboxControlPort}`;
+const inboxTargetUrl = `https://127.0.0.1:${inboxPort}/hooks/local-inbox`;
+
+// The local inbox's CA, made once and kept: every service trusts it, and development lets the
+// network policy reach 127.0.0.1 (the config refuses both allowances under NODE_ENV=production).
+const ca = await ensureLocalCa(`${dataDir}/local-ca`);
+env.NODE_EXTRA_CA_CERTS = ca.caFile;
+env.NETGUARD_ALLOW_CIDRS = [env.NETGUARD_ALLOW_CIDRS, '127.0.0.1/32'].filter(Boolean).join(',');
+env.DASHBOARD_ORIGIN ??= dashboardOrigin;
+
+const dashboardBin = 'services/dashboard/src/bin.ts';
+const hasDashboard = existsSync(`${root}${dashboardBin}`);
+const webApp = ensureWebAppBuilt(root);
+
+type Service = [name: string, args: string[], extra: NodeJS.ProcessEnv];
+const services: Service[] = [
+  [
+    'local-inbox',
+    [
+      'packages/localenv/src/bin/inbox.ts',
+      ...['--data-dir', dataDir, '--port', inboxPort, '--control-port', inboxControlPort],
+    ],
+    {},
+  ],
+  ['api', ['services/api/src/bin.ts'], { PORT: apiPort, HOST: '127.0.0.1' }],
+  ['ingest', ['services/ingest/src/bin.ts'], { PORT: ingestPort, HOST: '127.0.0.1' }],
+  ['delivery-worker', ['services/delivery-worker/src/bin.ts'], {}],
+  ['a2a-worker', ['services/a2a-worker/src/bin.ts'], {}],
   [
     'gateway',
-    'scripts/gateway.ts',
+    ['scripts/gateway.ts'],
     {
       PORT: gatewayPort,
       API_URL: `http://127.0.0.1:${apiPort}`,
@@ -86,13 +127,27 @@ const services: [string, string, NodeJS.ProcessEnv][] = [
     },
   ],
 ];
+if (hasDashboard)
+  services.push([
+    'dashboard',
+    [dashboardBin],
+    {
+      PORT: dashboardPort,
+      HOST: '127.0.0.1',
+      API_URL: `http://127.0.0.1:${apiPort}`,
+      DASHBOARD_PUBLIC_ORIGIN: dashboardOrigin,
+      LOCAL_INBOX_CONTROL_URL: inboxControlUrl,
+      LOCAL_INBOX_URL: `https://127.0.0.1:${inboxPort}/hooks/dashboard`,
+    },
+  ]);
 
 const children: ChildProcess[] = [];
-for (const [name, file, extra] of services) {
-  const child = spawn(process.execPath, [file], {
+for (const [name, args, extra] of services) {
+  const child = spawn(process.execPath, args, {
     cwd: root,
     env: { ...env, ...extra },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    // The inbox prints its URLs for standalone use; here the summary below says them.
+    stdio: ['ignore', name === 'local-inbox' ? 'ignore' : 'inherit', 'inherit'],
   });
   child.on('exit', (code, signal) => {
     if (!stopping) console.error(`${name} exited (${signal ?? code}); stopping everything`);
@@ -111,20 +166,60 @@ function stop(): void {
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
 
-const baseUrl = `http://127.0.0.1:${gatewayPort}`;
-for (let i = 0; i < 100; i++) {
-  const ok = await fetch(`${baseUrl}/health`).then(
-    (r) => r.ok,
-    () => false,
-  );
-  if (ok) break;
-  await new Promise((r) => setTimeout(r, 200));
+/** Waits until `url` answers at all (any HTTP status below 500); false after about 20 s. */
+async function answers(url: string): Promise<boolean> {
+  for (let i = 0; i < 100 && !stopping; i++) {
+    const ok = await fetch(url).then(
+      (r) => r.status < 500,
+      () => false,
+    );
+    if (ok) return true;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return false;
 }
-console.log(`
+
+const baseUrl = `http://127.0.0.1:${gatewayPort}`;
+await Promise.all([
+  answers(`${baseUrl}/health`),
+  answers(`${inboxControlUrl}/requests`),
+  hasDashboard && answers(`${dashboardOrigin}/app/config`),
+]);
+
+let targets: DemoTargets | null = null;
+try {
+  targets = await ensureDemoTargets({
+    apiUrl: `http://127.0.0.1:${apiPort}`,
+    apiKey: demo.api_key,
+    inboxUrl: inboxTargetUrl,
+    stateFile: `${dataDir}/demo-targets.json`,
+  });
+  await registerInboxSecret(inboxControlUrl, targets.inbox);
+} catch (err) {
+  console.error(`start: the demo targets are not ready: ${err instanceof Error ? err.message : String(err)}`);
+}
+
+const dashboardLine = hasDashboard
+  ? `${dashboardOrigin}   sign in with ${demo.email} / ${demo.password}`
+  : `not started yet (${dashboardBin} is missing)`;
+const webLine =
+  webApp === 'absent'
+    ? '\n  web app    not built: packages/dashboard-web is missing, the dashboard has no pages yet'
+    : '';
+const targetLines = targets
+  ? `
+  targets    "${INBOX_TARGET_NAME}" ${targets.inbox.id} (webhook), "Demo mailbox" ${targets.mailbox.id}
+  try        open the dashboard, Targets → ${INBOX_TARGET_NAME} → Send test event → Inbox`
+  : '';
+// A service that failed to start has already said so and is taking the rest down.
+if (!stopping)
+  console.log(`
 evds is running
+  dashboard  ${dashboardLine}${webLine}${targetLines}
   base url   ${baseUrl}
   login      ${demo.email} / ${demo.password}
   api key    ${demo.api_key}
   try        curl -H "Authorization: Bearer ${demo.api_key}" ${baseUrl}/api/v1/orgs
-  metrics    http://127.0.0.1:9100/metrics (api), 9101 ingest, 9102 delivery-worker, 9103 a2a-worker
+  inbox      ${inboxTargetUrl} (what it received: ${inboxControlUrl}/requests)
+  metrics    http://127.0.0.1:9100/metrics (api), 9101 ingest, 9102 delivery-worker, 9103 a2a-worker, 9104 dashboard
 Ctrl-C stops every service.`);
