@@ -99,9 +99,7 @@ env.NODE_EXTRA_CA_CERTS = ca.caFile;
 env.NETGUARD_ALLOW_CIDRS = [env.NETGUARD_ALLOW_CIDRS, '127.0.0.1/32'].filter(Boolean).join(',');
 env.DASHBOARD_ORIGIN ??= dashboardOrigin;
 
-const dashboardBin = 'services/dashboard/src/bin.ts';
-const hasDashboard = existsSync(`${root}${dashboardBin}`);
-const webApp = ensureWebAppBuilt(root);
+ensureWebAppBuilt(root);
 
 type Service = [name: string, args: string[], extra: NodeJS.ProcessEnv];
 const services: Service[] = [
@@ -126,11 +124,9 @@ const services: Service[] = [
       INGEST_URL: `http://127.0.0.1:${ingestPort}`,
     },
   ],
-];
-if (hasDashboard)
-  services.push([
+  [
     'dashboard',
-    [dashboardBin],
+    ['services/dashboard/src/bin.ts'],
     {
       PORT: dashboardPort,
       HOST: '127.0.0.1',
@@ -139,7 +135,8 @@ if (hasDashboard)
       LOCAL_INBOX_CONTROL_URL: inboxControlUrl,
       LOCAL_INBOX_URL: `https://127.0.0.1:${inboxPort}/hooks/dashboard`,
     },
-  ]);
+  ],
+];
 
 const children: ChildProcess[] = [];
 for (const [name, args, extra] of services) {
@@ -183,7 +180,7 @@ const baseUrl = `http://127.0.0.1:${gatewayPort}`;
 await Promise.all([
   answers(`${baseUrl}/health`),
   answers(`${inboxControlUrl}/requests`),
-  hasDashboard && answers(`${dashboardOrigin}/app/config`),
+  answers(`${dashboardOrigin}/app/config`),
 ]);
 
 let targets: DemoTargets | null = null;
@@ -199,13 +196,6 @@ try {
   console.error(`start: the demo targets are not ready: ${err instanceof Error ? err.message : String(err)}`);
 }
 
-const dashboardLine = hasDashboard
-  ? `${dashboardOrigin}   sign in with ${demo.email} / ${demo.password}`
-  : `not started yet (${dashboardBin} is missing)`;
-const webLine =
-  webApp === 'absent'
-    ? '\n  web app    not built: packages/dashboard-web is missing, the dashboard has no pages yet'
-    : '';
 const targetLines = targets
   ? `
   targets    "${INBOX_TARGET_NAME}" ${targets.inbox.id} (webhook), "Demo mailbox" ${targets.mailbox.id}
@@ -215,7 +205,7 @@ const targetLines = targets
 if (!stopping)
   console.log(`
 evds is running
-  dashboard  ${dashboardLine}${webLine}${targetLines}
+  dashboard  ${dashboardOrigin}   sign in with ${demo.email} / ${demo.password}${targetLines}
   base url   ${baseUrl}
   login      ${demo.email} / ${demo.password}
   api key    ${demo.api_key}

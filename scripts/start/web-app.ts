@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-export type WebAppState = 'fresh' | 'built' | 'absent';
+export type WebAppState = 'fresh' | 'built';
 
 const SOURCES = ['src', 'public', 'index.html', 'vite.config.ts', 'package.json', 'tsconfig.json'];
 
@@ -18,7 +18,6 @@ function newest(path: string): number {
 
 export function ensureWebAppBuilt(root: string): WebAppState {
   const pkg = join(root, 'packages/dashboard-web');
-  if (!existsSync(join(pkg, 'package.json'))) return 'absent';
   const built = join(pkg, 'dist/index.html');
   const sources = Math.max(...SOURCES.map((s) => newest(join(pkg, s))));
   if (existsSync(built) && statSync(built).mtimeMs >= sources) return 'fresh';
