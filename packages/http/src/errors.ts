@@ -9,29 +9,6 @@ import { skipUnreadBody } from './body.ts';
 /** The body of every error answer (decisions §3), as the error handler below writes it. */
 export const errorSchema = z.object({ error: z.string(), code: z.string() });
 
-/**
- * A refusal of the HTTP exchange itself (a method the path lacks, a cross-origin preflight), answered
- * like an AppError; its codes are the protocol's (method_not_allowed, cors_refused), not the domain's.
- */
-export class HttpRefusal extends Error {
-  readonly status: 403 | 405;
-  readonly code: 'cors_refused' | 'method_not_allowed';
-  readonly headers: Record<string, string>;
-
-  constructor(
-    status: HttpRefusal['status'],
-    code: HttpRefusal['code'],
-    message: string,
-    headers: Record<string, string> = {},
-  ) {
-    super(message);
-    this.name = 'HttpRefusal';
-    this.status = status;
-    this.code = code;
-    this.headers = headers;
-  }
-}
-
 export const notFoundHandler: RequestHandler = (_req, _res, next) => {
   next(new AppError('not_found', 'route not found'));
 };
@@ -74,8 +51,8 @@ export const errorHandler =
   (logger: Logger): ErrorRequestHandler =>
   (err: unknown, req, res, next) => {
     if (res.headersSent) return next(err);
-    let e: AppError | HttpRefusal;
-    if (err instanceof AppError || err instanceof HttpRefusal) e = err;
+    let e: AppError;
+    if (err instanceof AppError) e = err;
     else if (isStatementTimeout(err))
       e = new AppError(
         'unavailable',

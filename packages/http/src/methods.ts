@@ -1,6 +1,5 @@
 import { AppError } from '@evds/domain';
 import type { RequestHandler } from 'express';
-import { HttpRefusal } from './errors.ts';
 import type { MethodTable } from './method-table.ts';
 
 /**
@@ -25,11 +24,7 @@ export function answerOptions(table: MethodTable, dashboardOrigin: string): Requ
       return next();
     }
     if (origin !== undefined && req.headers['access-control-request-method'] !== undefined)
-      throw new HttpRefusal(
-        403,
-        'cors_refused',
-        'cross-origin requests are only allowed from the dashboard origin',
-      );
+      throw new AppError('cors_refused', 'cross-origin requests are only allowed from the dashboard origin');
     res.status(204).set('Allow', methods.join(', ')).end();
   };
 }
@@ -44,7 +39,7 @@ export function refuseOtherMethods(table: MethodTable): RequestHandler {
     const methods = await table.allowed(req, res);
     if (methods.length === 0) return next();
     const allow = methods.join(', ');
-    throw new HttpRefusal(405, 'method_not_allowed', `${req.method} is not allowed here; allowed: ${allow}`, {
+    throw new AppError('method_not_allowed', `${req.method} is not allowed here; allowed: ${allow}`, {
       Allow: allow,
     });
   };
