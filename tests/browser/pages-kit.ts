@@ -12,6 +12,8 @@ export interface PageCase {
   signedOut?: boolean;
   /** Does what the page needs (a click) and resolves once the page shows its data. */
   ready(page: Page): Promise<void>;
+  /** The README's picture of this page, taken on the first visit. */
+  screenshot?: string;
 }
 
 const HOOK = 'Inbox hook';
@@ -135,6 +137,7 @@ function pageCases(d: { hookId: string; boxId: string; eventId: string; messageI
     {
       name: 'Events',
       path: '/events',
+      screenshot: '09-events',
       ready: (page) => page.getByRole('link', { name: d.eventId, exact: true }).waitFor(),
     },
     {
@@ -169,6 +172,7 @@ function pageCases(d: { hookId: string; boxId: string; eventId: string; messageI
     {
       name: 'Organization & billing',
       path: '/org',
+      screenshot: '10-organization-billing',
       ready: async (page) => {
         await page.getByLabel('Organization name').waitFor();
         expect(await page.getByLabel('Organization name').inputValue()).toBe('Acme');

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { BrowserContext, Page } from 'playwright-core';
 import { seriousViolations, type AxeViolation } from './browser.ts';
 import { seedPages, type PageCase } from './pages-kit.ts';
-import { signIn, startBrowserStack, type BrowserStack } from './stack.ts';
+import { screenshot, signIn, startBrowserStack, type BrowserStack } from './stack.ts';
 
 const VISITS = 5;
 const DIST = new URL('../../packages/dashboard-web/dist/', import.meta.url);
@@ -80,6 +80,7 @@ describe('every page', () => {
         if (i === 0) {
           const v = await seriousViolations(page);
           if (v.length > 0) found[c.name] = v;
+          if (c.screenshot) await screenshot(page, c.screenshot);
         }
       }
     }

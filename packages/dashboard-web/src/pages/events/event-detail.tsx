@@ -5,8 +5,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
 import { apiWithText, api } from '../../api.ts';
 import { StatusBadge, TestBadge } from '../../components/badges.tsx';
-import { CopyButton } from '../../components/copy-button.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
+import { PayloadView } from '../../components/payload-view.tsx';
 import { ErrorNotice, Loading } from '../../components/status.tsx';
 import { formatBytes, formatTime } from '../../lib/format.ts';
 import { rawMember } from '../../lib/raw-json.ts';
@@ -19,28 +19,12 @@ const settled = new Set(['DELIVERED', 'FAILED', 'EXPIRED', 'REPLAYED']);
 function Payload({ event, raw }: { event: EventDetail; raw: string | null }) {
   if (event.payload === null && raw === 'null')
     return <p className="muted">The payload is no longer stored (past retention).</p>;
-  const pretty = JSON.stringify(event.payload, null, 2);
   return (
-    <div className="grid two payloads">
-      <div>
-        <div className="section-head">
-          <h3>Pretty-printed</h3>
-          <CopyButton text={pretty} label="Copy JSON" />
-        </div>
-        <pre className="code" tabIndex={0} aria-label="Payload, pretty-printed">
-          {pretty}
-        </pre>
-      </div>
-      <div>
-        <div className="section-head">
-          <h3>Exact bytes ({formatBytes(event.payload_size)})</h3>
-          {raw !== null && <CopyButton text={raw} label="Copy bytes" />}
-        </div>
-        <pre className="code" tabIndex={0} aria-label="Payload, exact bytes">
-          {raw ?? 'not available'}
-        </pre>
-      </div>
-    </div>
+    <PayloadView
+      pretty={JSON.stringify(event.payload, null, 2)}
+      raw={raw}
+      exactLabel={`Exact bytes (${formatBytes(event.payload_size)})`}
+    />
   );
 }
 

@@ -3,7 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { apiWithText } from '../../api.ts';
-import { CopyButton } from '../../components/copy-button.tsx';
+import { PayloadView } from '../../components/payload-view.tsx';
 import { ErrorNotice, Loading } from '../../components/status.tsx';
 import { formatBytes, formatTime } from '../../lib/format.ts';
 import { rawMember } from '../../lib/raw-json.ts';
@@ -84,35 +84,10 @@ export function MessageDetail({ id, onClose }: { id: string; onClose: () => void
           {m.payload === null ? (
             <p className="muted">The payload is gone: the message is past retention (EXPIRED).</p>
           ) : (
-            <Payload pretty={JSON.stringify(m.payload, null, 2)} raw={q.data.raw} />
+            <PayloadView pretty={JSON.stringify(m.payload, null, 2)} raw={q.data.raw} Heading="h4" />
           )}
         </>
       ) : null}
     </section>
-  );
-}
-
-function Payload({ pretty, raw }: { pretty: string; raw: string | null }) {
-  return (
-    <div className="grid two">
-      <div>
-        <div className="section-head">
-          <h4>Pretty-printed</h4>
-          <CopyButton text={pretty} />
-        </div>
-        <pre className="code" tabIndex={0} aria-label="Payload, pretty-printed">
-          {pretty}
-        </pre>
-      </div>
-      <div>
-        <div className="section-head">
-          <h4>Exact bytes</h4>
-          {raw !== null && <CopyButton text={raw} />}
-        </div>
-        <pre className="code" tabIndex={0} aria-label="Payload, exact bytes">
-          {raw ?? 'not available'}
-        </pre>
-      </div>
-    </div>
   );
 }
