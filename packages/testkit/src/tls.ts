@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createCertificateAuthority, issueServerCertificate } from '@evds/localenv';
 import selfsigned from 'selfsigned';
 
 export interface TestCa {
@@ -11,44 +12,19 @@ export interface TestCa {
   server: { key: string; cert: string };
 }
 
-const days = (n: number) => new Date(Date.now() + n * 86400_000);
-
 /** A throw-away certificate authority and a 127.0.0.1 server certificate it signed. */
 export async function createTestCa(): Promise<TestCa> {
-  const ca = await selfsigned.generate([{ name: 'commonName', value: 'evds test CA' }], {
-    keyType: 'ec',
-    algorithm: 'sha256',
-    notBeforeDate: days(-1),
-    notAfterDate: days(30),
-    extensions: [
-      { name: 'basicConstraints', cA: true, critical: true },
-      { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
-    ],
-  });
-  const server = await selfsigned.generate([{ name: 'commonName', value: '127.0.0.1' }], {
-    keyType: 'ec',
-    algorithm: 'sha256',
-    notBeforeDate: days(-1),
-    notAfterDate: days(30),
-    ca: { key: ca.private, cert: ca.cert },
-    extensions: [
-      { name: 'basicConstraints', cA: false },
-      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
-      { name: 'extKeyUsage', serverAuth: true },
-      {
-        name: 'subjectAltName',
-        altNames: [
-          { type: 7, ip: '127.0.0.1' },
-          { type: 7, ip: '::1' },
-          { type: 2, value: '*.evds.test' },
-        ],
-      },
-    ],
+  const ca = await createCertificateAuthority('evds test CA', 30);
+  const server = await issueServerCertificate(ca, {
+    commonName: '127.0.0.1',
+    days: 30,
+    ips: ['127.0.0.1', '::1'],
+    names: ['*.evds.test'],
   });
   const dir = mkdtempSync(join(tmpdir(), 'evds-ca-'));
   const caFile = join(dir, 'ca.pem');
   writeFileSync(caFile, ca.cert);
-  return { caPem: ca.cert, caFile, server: { key: server.private, cert: server.cert } };
+  return { caPem: ca.cert, caFile, server };
 }
 
 /** A certificate nobody trusts, for "bad certificate" cases. */

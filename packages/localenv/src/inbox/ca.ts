@@ -4,7 +4,7 @@
 import { X509Certificate } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import selfsigned from 'selfsigned';
+import { createCertificateAuthority, issueServerCertificate, type KeyPair } from '../certificates.ts';
 
 export interface LocalCa {
   /** The CA certificate (PEM): the one file a client needs to trust the inbox. */
@@ -29,8 +29,6 @@ const files = (dir: string) => ({
   serverKey: join(dir, 'server-key.pem'),
   serverCert: join(dir, 'server.pem'),
 });
-
-const at = (days: number) => new Date(Date.now() + days * DAY_MS);
 
 /** Creates the CA and server certificate in `dir` when missing or no longer usable; reuses them otherwise. */
 export async function ensureLocalCa(dir: string): Promise<LocalCa> {
@@ -62,10 +60,7 @@ export async function ensureLocalCa(dir: string): Promise<LocalCa> {
   };
 }
 
-interface Pair {
-  key: string;
-  cert: string;
-}
+type Pair = KeyPair;
 
 function readPair(keyFile: string, certFile: string): Pair | null {
   if (!existsSync(keyFile) || !existsSync(certFile)) return null;
@@ -108,39 +103,12 @@ function serverUsable(pem: string, caPem: string): boolean {
   );
 }
 
-async function createCa(): Promise<Pair> {
-  const ca = await selfsigned.generate([{ name: 'commonName', value: 'evds local development CA' }], {
-    keyType: 'ec',
-    algorithm: 'sha256',
-    notBeforeDate: at(-1),
-    notAfterDate: at(CA_DAYS),
-    extensions: [
-      { name: 'basicConstraints', cA: true, pathLenConstraint: 0, critical: true },
-      { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
-    ],
-  });
-  return { key: ca.private, cert: ca.cert };
-}
+const createCa = (): Promise<Pair> => createCertificateAuthority('evds local development CA', CA_DAYS);
 
-async function createServerCert(ca: Pair): Promise<Pair> {
-  const server = await selfsigned.generate([{ name: 'commonName', value: 'evds local inbox' }], {
-    keyType: 'ec',
-    algorithm: 'sha256',
-    notBeforeDate: at(-1),
-    notAfterDate: at(SERVER_DAYS),
-    ca: { key: ca.key, cert: ca.cert },
-    extensions: [
-      { name: 'basicConstraints', cA: false },
-      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
-      { name: 'extKeyUsage', serverAuth: true },
-      {
-        name: 'subjectAltName',
-        altNames: [
-          { type: 7, ip: '127.0.0.1' },
-          { type: 2, value: 'localhost' },
-        ],
-      },
-    ],
+const createServerCert = (ca: Pair): Promise<Pair> =>
+  issueServerCertificate(ca, {
+    commonName: 'evds local inbox',
+    days: SERVER_DAYS,
+    ips: ['127.0.0.1'],
+    names: ['localhost'],
   });
-  return { key: server.private, cert: server.cert };
-}
