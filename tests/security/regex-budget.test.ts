@@ -151,7 +151,7 @@ const cases: Case[] = [
     run: (s) => checkShape(ingestRequest({ correlationId: s }), ingestTarget),
   },
   {
-    what: 'ingest accept.ts:68 EVENT_TYPE via checkShape',
+    what: 'domain isEventType via ingest checkShape',
     input: `${'a'.repeat(MB)}\n`,
     run: (s) => checkShape(ingestRequest({ eventTypeHeader: s }), ingestTarget),
   },

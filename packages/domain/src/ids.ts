@@ -8,6 +8,11 @@ export const newId = (): string => randomBytes(16).toString('hex');
 export const newAttemptId = (): string => `da_${newId()}`;
 export const isId = (s: unknown): s is string => typeof s === 'string' && HEX32.test(s);
 
+/** An item's event type travels on as the x-event-type header of deliveries: a valid header value. */
+export const MAX_EVENT_TYPE = 200;
+const EVENT_TYPE = new RegExp(`^[\\x20-\\x7E]{1,${MAX_EVENT_TYPE}}$`);
+export const isEventType = (s: string): boolean => EVENT_TYPE.test(s);
+
 /** A full API key (72 characters) and the parts stored about it. */
 export function newApiKey(): { key: string; hash: string; prefix: string } {
   const key = API_KEY_PREFIX + randomBytes(32).toString('hex');

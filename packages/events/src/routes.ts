@@ -28,7 +28,7 @@ const listQuery = z.strictObject({
 const windows = { '1h': 3600, '24h': 86400, '7d': 7 * 86400, '30d': 30 * 86400 } as const;
 
 export function eventRoutes(
-  deps: { db: Db; producer: Producer; mailboxRetentionSeconds?: number } & SendGateDeps,
+  deps: { db: Db; producer: Producer; mailboxRetentionSeconds: number } & SendGateDeps,
 ): RouteDef[] {
   const { db } = deps;
   const admit = targetWindow(deps);

@@ -5,21 +5,27 @@
 // does" 7). It is gated exactly as ingestion: billing (402), the target's state (409) and the target's
 // ingest window (429), which it counts in, so it is no way around any of them.
 import { getIngestTarget, insertItem, type Db } from '@evds/db';
-import { AppError, billingBlocks, billingBlocked, newId, notFound, windowFull } from '@evds/domain';
+import {
+  AppError,
+  billingBlocks,
+  billingBlocked,
+  isEventType,
+  MAX_EVENT_TYPE,
+  newId,
+  notFound,
+  windowFull,
+} from '@evds/domain';
 import { type RouteDef, defineRoute, errorSchema, idParams } from '@evds/http';
 import type { Producer } from '@evds/queue';
 import { z } from 'zod';
 import { targetWindow, type SendGateDeps } from './gates.ts';
 
 export const TEST_EVENT_TYPE = 'evds.test';
-/** As ingestion's rule: the type travels on as the x-event-type header of deliveries. */
-const EVENT_TYPE = /^[\x20-\x7E]{1,200}$/;
-const DEFAULT_MAILBOX_RETENTION_SECONDS = 7 * 24 * 3600;
 
 const testInput = z.strictObject({
   event_type: z
     .string()
-    .regex(EVENT_TYPE, 'must be 1-200 printable ASCII characters')
+    .refine(isEventType, `must be 1-${MAX_EVENT_TYPE} printable ASCII characters`)
     .optional()
     .describe(
       `default "${TEST_EVENT_TYPE}", or the first of the target's event_types when its filter excludes that`,
@@ -61,11 +67,11 @@ function chooseType(named: string | undefined, filter: string[]): string {
   if (named === undefined) {
     if (filter.length === 0 || filter.includes(TEST_EVENT_TYPE)) return TEST_EVENT_TYPE;
     // A filter may list a type no item could carry (not a header value): ingestion would refuse it too.
-    const first = filter.find((t) => EVENT_TYPE.test(t));
+    const first = filter.find(isEventType);
     if (first !== undefined) return first;
     throw new AppError(
       'event_type_filtered',
-      `none of this target's event_types (${filter.join(', ')}) can be sent: an event type is 1-200 printable ASCII characters`,
+      `none of this target's event_types (${filter.join(', ')}) can be sent: an event type is 1-${MAX_EVENT_TYPE} printable ASCII characters`,
     );
   }
   if (filter.length > 0 && !filter.includes(named))
@@ -82,12 +88,12 @@ export function testEventRoutes(
     db: Db;
     producer: Producer;
     /** MAILBOX_RETENTION_SECONDS, as ingestion keeps a message (7 days when not passed). */
-    mailboxRetentionSeconds?: number;
+    mailboxRetentionSeconds: number;
   } & SendGateDeps,
 ): RouteDef[] {
   const { db } = deps;
   const admit = targetWindow(deps);
-  const retention = deps.mailboxRetentionSeconds ?? DEFAULT_MAILBOX_RETENTION_SECONDS;
+  const retention = deps.mailboxRetentionSeconds;
   return [
     defineRoute({
       method: 'post',

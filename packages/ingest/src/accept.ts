@@ -1,6 +1,8 @@
 import { insertItem, type Db, type IngestTarget, type NewItem } from '@evds/db';
 import {
   billingBlocks,
+  isEventType,
+  MAX_EVENT_TYPE,
   newId,
   sha256,
   type EventStatus,
@@ -74,8 +76,6 @@ export type IngestResult =
   | { kind: 'idempotency_conflict' };
 
 const CORRELATION_ID = /^[A-Za-z0-9_-]{1,128}$/;
-const MAX_EVENT_TYPE = 200;
-const EVENT_TYPE = new RegExp(`^[\\x20-\\x7E]{1,${MAX_EVENT_TYPE}}$`);
 const MAX_IDEMPOTENCY_KEY = 255;
 
 /** The kinds each ingest route takes: `/e/` is the legacy webhook route, `/t/` takes every kind. */
@@ -200,7 +200,7 @@ export function checkShape(req: IngestRequest, target: IngestTarget): Shape {
     eventType = fromBody;
   }
   // It travels on as the x-event-type header of deliveries, so it must be a valid header value.
-  if (eventType !== null && !EVENT_TYPE.test(eventType))
+  if (eventType !== null && !isEventType(eventType))
     return { kind: 'invalid', message: `event_type: must be 1-${MAX_EVENT_TYPE} printable ASCII characters` };
   if (target.event_types.length > 0 && (eventType === null || !target.event_types.includes(eventType)))
     return { kind: 'filtered', eventType };
