@@ -89,6 +89,11 @@ const limits = z.object({
   /** How long a mailbox claim lasts; the holder's claim again extends it (a heartbeat). */
   MAILBOX_LEASE_SECONDS: positive.default(300),
   PAYLOAD_RETENTION_SECONDS: positive.default(30 * 24 * 3600),
+  /**
+   * How long event records (events, their attempts, usage records) are kept; longer than payloads.
+   * An event past it answers 404, and whole time partitions past it are dropped (usage rollups stay).
+   */
+  EVENT_RETENTION_SECONDS: positive.default(90 * 24 * 3600),
   /** The disabled signup route still counts its callers: per IP, like login. */
   SIGNUP_RATE_LIMIT: positive.default(3),
   SIGNUP_RATE_WINDOW_SECONDS: positive.default(15 * 60),
@@ -222,6 +227,14 @@ export type WorkerConfig = z.output<(typeof workerSchemas)[WorkerName]>;
 export type BaseConfig = z.output<typeof base>;
 
 function refuseUnsafeProduction<C extends BaseConfig>(cfg: C): C {
+  if ('EVENT_RETENTION_SECONDS' in cfg && 'PAYLOAD_RETENTION_SECONDS' in cfg) {
+    const { EVENT_RETENTION_SECONDS: records, PAYLOAD_RETENTION_SECONDS: payloads } = cfg as C &
+      z.output<typeof limits>;
+    if (records <= payloads)
+      throw new Error(
+        'invalid configuration: EVENT_RETENTION_SECONDS must be longer than PAYLOAD_RETENTION_SECONDS',
+      );
+  }
   if (cfg.NODE_ENV === 'production' && cfg.NETGUARD_ALLOW_CIDRS.length > 0) {
     throw new Error('invalid configuration: NETGUARD_ALLOW_CIDRS is refused when NODE_ENV=production');
   }

@@ -3,8 +3,22 @@ import { createHash, randomBytes } from 'node:crypto';
 export const API_KEY_PREFIX = 'evds_sk_';
 const HEX32 = /^[0-9a-f]{32}$/;
 
-/** A resource id: 32 lowercase hex characters from 16 random bytes. */
-export const newId = (): string => randomBytes(16).toString('hex');
+/**
+ * A resource id: 32 lowercase hex characters, the creation time in milliseconds (12) then 80 random
+ * bits (20). Ids made later sort later, so new rows land at the right edge of their indexes (not at
+ * random pages of a large one), and an item's id tells which time partition holds it (idTime).
+ */
+export const newId = (now: number = Date.now()): string =>
+  now.toString(16).padStart(12, '0').slice(-12) + randomBytes(10).toString('hex');
+
+/** The creation time an id carries, or null when it carries none that is plausible (an older, random id). */
+export function idTime(id: string): Date | null {
+  const ms = Number.parseInt(id.slice(0, 12), 16);
+  // From 2024 to a day ahead: an older random id falls in that range about once in 4,500 (callers that
+  // narrow a lookup by it look again without it when nothing is found).
+  if (!(ms >= 1_704_067_200_000 && ms <= Date.now() + 86_400_000)) return null;
+  return new Date(ms);
+}
 export const newAttemptId = (): string => `da_${newId()}`;
 export const isId = (s: unknown): s is string => typeof s === 'string' && HEX32.test(s);
 

@@ -1,12 +1,4 @@
-import {
-  deliveryStats,
-  getEvent,
-  listAttempts,
-  listEvents,
-  mailboxStateCounts,
-  replayEvent,
-  type Db,
-} from '@evds/db';
+import { getEvent, listAttempts, listEvents, replayEvent, type Db } from '@evds/db';
 import { AppError, billingBlocked, eventStatuses, newId, notFound, windowFull } from '@evds/domain';
 import { type RouteDef, defineRoute, errorSchema, idParams, queryInt } from '@evds/http';
 import type { Producer } from '@evds/queue';
@@ -15,6 +7,7 @@ import { eventDetailSchema, eventSummarySchema, summaryView, detailJson } from '
 import { targetWindow, type SendGateDeps } from './gates.ts';
 import { testEventRoutes } from './test-route.ts';
 import { timeseriesRoutes } from './timeseries-route.ts';
+import { statsRoutes } from './stats-route.ts';
 
 const listQuery = z.strictObject({
   limit: queryInt(50, 1, 100).describe('default 50, max 100'),
@@ -24,8 +17,6 @@ const listQuery = z.strictObject({
   event_type: z.string().max(200).optional(),
   correlation_id: z.string().max(128).optional(),
 });
-
-const windows = { '1h': 3600, '24h': 86400, '7d': 7 * 86400, '30d': 30 * 86400 } as const;
 
 export function eventRoutes(
   deps: { db: Db; producer: Producer; mailboxRetentionSeconds: number } & SendGateDeps,
@@ -137,62 +128,7 @@ export function eventRoutes(
         }
       },
     }),
-    defineRoute({
-      method: 'get',
-      path: '/api/v1/stats',
-      auth: 'KS',
-      tag: 'stats',
-      summary: 'Delivery and mailbox statistics over a window (default 24h)',
-      query: z.strictObject({ window: z.enum(['1h', '24h', '7d', '30d']).default('24h') }),
-      responses: {
-        200: {
-          description: 'statistics',
-          schema: z.object({
-            window: z.string(),
-            since: z.number().int().describe('Unix seconds'),
-            events: z.object({ total: z.number().int(), by_status: z.record(z.string(), z.number().int()) }),
-            attempts: z.object({
-              total: z.number().int(),
-              succeeded: z.number().int(),
-              failed: z.number().int(),
-            }),
-            success_rate: z.number().nullable().describe('succeeded / total attempts, null without attempts'),
-            latency_ms: z.object({
-              p50: z.number().nullable(),
-              p95: z.number().nullable(),
-              p99: z.number().nullable(),
-            }),
-            mailboxes: z
-              .object({
-                UNREAD: z.number().int(),
-                CLAIMED: z.number().int(),
-                ACKNOWLEDGED: z.number().int(),
-                EXPIRED: z.number().int(),
-              })
-              .describe('Mailbox messages created in the window, by their state now (as computed when read)'),
-          }),
-        },
-      },
-      handler: async ({ auth, query }) => {
-        const since = new Date(Date.now() - windows[query.window] * 1000);
-        const [s, mailboxes] = await Promise.all([
-          deliveryStats(db, auth.orgId, since),
-          mailboxStateCounts(db, auth.orgId, since),
-        ]);
-        const byStatus = Object.fromEntries(eventStatuses.map((st) => [st, s.byStatus[st] ?? 0]));
-        return {
-          body: {
-            window: query.window,
-            since: Math.floor(since.getTime() / 1000),
-            events: { total: Object.values(byStatus).reduce((a, b) => a + b, 0), by_status: byStatus },
-            attempts: s.attempts,
-            success_rate: s.attempts.total === 0 ? null : s.attempts.succeeded / s.attempts.total,
-            latency_ms: s.latencyMs,
-            mailboxes,
-          },
-        };
-      },
-    }),
+    ...statsRoutes(deps),
     // Mounted with the event routes so the API's wiring need not change: they take the same deps.
     ...testEventRoutes(deps),
     ...timeseriesRoutes(deps),
