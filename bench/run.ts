@@ -25,6 +25,7 @@ import {
   startBench,
   startReceiver,
 } from './setup.ts';
+import { targetRows, throughputTargets } from './targets.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const DRAIN = Number(process.env.BENCH_DRAIN ?? 50_000);
@@ -169,6 +170,14 @@ redis.disconnect();
 await db.destroy();
 await backing.stop();
 
+const targets = throughputTargets({
+  ingestPerSecond: closed.perSecond ?? null,
+  pgbenchTps: ceiling,
+  drainPerSecond: DRAIN / drainSeconds,
+  e2eP99: pct(e2eLatencies, 99),
+  openP99: open.p99 ?? null,
+  peakRssMb: { ingest: ingestPeak, 'delivery worker': workerPeak },
+});
 const result = {
   at: new Date().toISOString(),
   machine: { cpus: cpus().length, node: process.version },
@@ -186,6 +195,7 @@ const result = {
   pgbench: { tps: ceiling, clients: CONNECTIONS },
   ratioToCeiling: (closed.perSecond ?? 0) / ceiling,
   peakRssMb: { ingest: ingestPeak, worker: workerPeak },
+  targets,
 };
 delete (result.endToEnd as { sent?: unknown }).sent;
 mkdirSync(`${root}bench/results`, { recursive: true });
@@ -226,5 +236,7 @@ console.log(
   `\n${result.rateLimit}; ${SECONDS} s phases; ${result.machine.cpus} cores, Node ${process.version}`,
 );
 printTable(rows);
+console.log('\ntargets (issue 16, item 4; ratios from this run)');
+printTable(targetRows(targets));
 console.log(`\nwritten to ${file}`);
 process.exit(0);

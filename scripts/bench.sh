@@ -3,11 +3,17 @@
 # table and writes bench/results/. Not part of the test command.
 #   ./scripts/bench.sh             throughput, latency, the pgbench ceiling, RSS (bench/run.ts)
 #   ./scripts/bench.sh isolation   a healthy tenant with and without failing tenants (bench/isolation.ts)
+#   ./scripts/bench.sh scale       reads, ingest and storage at SCALE_EVENTS events (default 10 million,
+#                                  ~30 min); SCALE_MODE=retention: weeks of traffic under retention (bench/scale.ts)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/bootstrap.sh
 if [ "${1:-}" = isolation ]; then
   shift
   exec node bench/isolation.ts "$@"
+fi
+if [ "${1:-}" = scale ]; then
+  shift
+  exec node bench/scale.ts "$@"
 fi
 exec node bench/run.ts "$@"

@@ -25,6 +25,7 @@ const work = (token: string) =>
     correlation_id: null,
     payload: Buffer.from('{"n":1}'),
     request_id: null,
+    created_at: new Date(),
     kind: 'a2a' as const,
     url: 'https://127.0.0.1:1/',
     enabled: true,

@@ -3,8 +3,10 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { dashboardSettings, refuseUnsafeDashboard } from './dashboard.ts';
 import { bool, csv, int, parseEnv, positive, type Env } from './env.ts';
+import { parseRedisUrl } from './redis-url.ts';
 
 export { parseEnv, type Env } from './env.ts';
+export { parseRedisUrl, type ClusterNodeAddress, type RedisTarget } from './redis-url.ts';
 
 /** "name=ip,name=ip" (a name may repeat) into name -> addresses, names lower-cased. */
 const hostTable = csv
@@ -25,12 +27,21 @@ const hostTable = csv
     return table;
   });
 
+function checkRedisUrl(url: string, ctx: z.RefinementCtx): void {
+  try {
+    parseRedisUrl(url);
+  } catch (err) {
+    ctx.addIssue({ code: 'custom', message: (err as Error).message });
+  }
+}
+
 const base = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATABASE_URL: z.string().default('postgres://postgres@127.0.0.1:5432/evds'),
   DB_POOL_SIZE: int.default(10),
-  REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
+  /** One server (redis://, rediss://) or a Redis Cluster's seed nodes (redis-cluster://host:port,host:port). */
+  REDIS_URL: z.string().default('redis://127.0.0.1:6379').superRefine(checkRedisUrl),
   /** Prefix of every Redis key and BullMQ queue, so several deployments (or test files) share one Redis. */
   REDIS_PREFIX: z
     .string()
@@ -188,6 +199,11 @@ const apiSchema = base
   .extend({
     PORT: int.default(3000),
     BODY_LIMIT_BYTES: int.default(1024 * 1024),
+    /**
+     * A streaming replica for the event list, event detail and stats reads (empty: they read
+     * DATABASE_URL). Its pool is DB_POOL_SIZE and DB_STATEMENT_TIMEOUT_MS applies to it too.
+     */
+    DATABASE_READ_URL: z.string().default(''),
   });
 const ingestSchema = base
   .extend(httpServer.shape)

@@ -83,13 +83,19 @@ const unavailableCodes = new Set([
   '53300',
 ]);
 
-/** True for errors that mean "the database cannot be reached now" (answered 503, not 500). */
+/**
+ * True for errors that mean "the database cannot be reached now" (answered 503, not 500), read by
+ * shape (a socket error may come from another realm, where instanceof Error fails). A read replica
+ * cancelling a statement that conflicts with what it is replaying counts too: tried again, it runs.
+ */
 export function isDbUnavailable(err: unknown): boolean {
-  if (!(err instanceof Error)) return false;
-  const code = (err as { code?: string }).code;
-  if (code && unavailableCodes.has(code)) return true;
+  if (typeof err !== 'object' || err === null) return false;
+  const { code, message = '' } = err as { code?: unknown; message?: unknown };
+  if (typeof code === 'string' && unavailableCodes.has(code)) return true;
+  const text = String(message);
+  if (code === '40001' && /conflict with recovery/i.test(text)) return true;
   return /timeout exceeded when trying to connect|Connection terminated|connect ECONNREFUSED|not queryable/i.test(
-    err.message,
+    text,
   );
 }
 

@@ -8,3 +8,4 @@ export * from './webhook.ts';
 export * from './consumer.ts';
 export * from './admission.ts';
 export * from './retry-after.ts';
+export * from './partitions.ts';

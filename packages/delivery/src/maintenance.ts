@@ -9,6 +9,7 @@ import type { DeliveryMetrics } from '@evds/metrics';
 import { createWorker, type Producer, type Redis } from '@evds/queue';
 import type { Logger } from '@evds/runtime';
 import type { Worker } from 'bullmq';
+import { DEFAULT_EVENT_RETENTION, keepPartitions } from './partitions.ts';
 import { resumeRecoveries } from './recovery.ts';
 import { sweep } from './sweeper.ts';
 
@@ -22,6 +23,8 @@ export interface MaintenanceOptions {
   sweepGraceMs: number;
   maintenanceIntervalMs: number;
   payloadRetentionSeconds: number;
+  /** EVENT_RETENTION_SECONDS: whole weekly partitions past it are dropped (absent: 90 days). */
+  eventRetentionSeconds?: number;
   /**
    * The billing moves (active -> grace -> suspended, paid -> active). Given only while live billing is
    * enabled (decisions §7); without it the task is not scheduled and its scheduler is removed.
@@ -87,6 +90,7 @@ export function createMaintenance(o: MaintenanceOptions): Maintenance {
           );
           await deleteExpiredKeysAndSessions(o.db);
           if (dropped > 0) o.logger.info({ dropped }, 'dropped payloads past retention');
+          await keepPartitions(o.db, o.logger, o.eventRetentionSeconds ?? DEFAULT_EVENT_RETENTION);
           await autoDisable();
           return;
         }

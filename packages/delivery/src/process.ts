@@ -137,6 +137,7 @@ export function createProcessor(deps: ProcessorDeps) {
         next_attempt_at: outcome.status === 'RETRYING' ? outcome.nextAttemptAt : null,
       },
       expectedAttemptCount: work.attempt_count,
+      eventCreatedAt: work.created_at,
       outcome,
     });
     deps.metrics?.attempt(deps.queue, outcome.status, result.durationMs / 1000, moved);

@@ -1,4 +1,4 @@
-import { getEvent, listAttempts, listEvents, replayEvent, type Db } from '@evds/db';
+import { getEvent, listAttempts, listEvents, replayEvent } from '@evds/db';
 import { AppError, billingBlocked, eventStatuses, newId, notFound, windowFull } from '@evds/domain';
 import { type RouteDef, defineRoute, errorSchema, idParams, queryInt } from '@evds/http';
 import type { Producer } from '@evds/queue';
@@ -8,6 +8,7 @@ import { targetWindow, type SendGateDeps } from './gates.ts';
 import { testEventRoutes } from './test-route.ts';
 import { timeseriesRoutes } from './timeseries-route.ts';
 import { statsRoutes } from './stats-route.ts';
+import { visibleFrom, type EventReadDeps } from './visibility.ts';
 
 const listQuery = z.strictObject({
   limit: queryInt(50, 1, 100).describe('default 50, max 100'),
@@ -16,12 +17,20 @@ const listQuery = z.strictObject({
   status: z.enum(eventStatuses).optional(),
   event_type: z.string().max(200).optional(),
   correlation_id: z.string().max(128).optional(),
+  after: z
+    .string()
+    .max(64)
+    .optional()
+    .describe(
+      'an event id: the page starts after it (a keyset cursor, as cheap at any depth); see next_cursor',
+    ),
 });
 
 export function eventRoutes(
-  deps: { db: Db; producer: Producer; mailboxRetentionSeconds: number } & SendGateDeps,
+  deps: EventReadDeps & { producer: Producer; mailboxRetentionSeconds: number } & SendGateDeps,
 ): RouteDef[] {
   const { db } = deps;
+  const reads = deps.readDb ?? db;
   const admit = targetWindow(deps);
   return [
     defineRoute({
@@ -29,7 +38,9 @@ export function eventRoutes(
       path: '/api/v1/events',
       auth: 'KS',
       tag: 'events',
-      summary: 'List events (newest first) with filters and offset paging',
+      summary:
+        'List events (newest first) with filters, offset paging and a keyset cursor (after / next_cursor). ' +
+        'Events past record retention (EVENT_RETENTION_SECONDS) are not listed nor counted',
       query: listQuery,
       responses: {
         200: {
@@ -39,12 +50,20 @@ export function eventRoutes(
             total: z.number().int(),
             limit: z.number().int(),
             offset: z.number().int(),
+            next_cursor: z
+              .string()
+              .nullable()
+              .describe('pass as `after` for the next page; null on the last page'),
           }),
+        },
+        400: {
+          description: 'bad parameters, or `after` is not a visible event of this organization',
+          schema: errorSchema,
         },
       },
       handler: async ({ auth, query }) => {
-        const { events, total } = await listEvents(
-          db,
+        const page = await listEvents(
+          reads,
           auth.orgId,
           {
             endpointId: query.endpoint_id,
@@ -52,9 +71,24 @@ export function eventRoutes(
             eventType: query.event_type,
             correlationId: query.correlation_id,
           },
-          { limit: query.limit, offset: query.offset },
+          { limit: query.limit, offset: query.offset, after: query.after },
+          visibleFrom(deps),
         );
-        return { body: { events: events.map(summaryView), total, limit: query.limit, offset: query.offset } };
+        if (page.outcome === 'bad_cursor')
+          throw new AppError(
+            'validation_failed',
+            'after: not an event of this organization, or past retention',
+          );
+        const { events, total, nextCursor } = page;
+        return {
+          body: {
+            events: events.map(summaryView),
+            total,
+            limit: query.limit,
+            offset: query.offset,
+            next_cursor: nextCursor,
+          },
+        };
       },
     }),
     defineRoute({
@@ -62,13 +96,21 @@ export function eventRoutes(
       path: '/api/v1/events/:id',
       auth: 'KS',
       tag: 'events',
-      summary: 'One event with its payload (byte for byte) and every delivery attempt',
+      summary:
+        'One event with its payload (byte for byte) and every delivery attempt. ' +
+        'An event past record retention (EVENT_RETENTION_SECONDS) answers 404',
       params: idParams,
-      responses: { 200: { description: 'the event', schema: eventDetailSchema } },
+      responses: {
+        200: { description: 'the event', schema: eventDetailSchema },
+        404: {
+          description: 'no such event in this organization, or past record retention',
+          schema: errorSchema,
+        },
+      },
       handler: async ({ auth, params }) => {
-        const event = await getEvent(db, auth.orgId, params.id);
+        const event = await getEvent(reads, auth.orgId, params.id, visibleFrom(deps));
         if (!event) throw notFound('event');
-        const attempts = await listAttempts(db, auth.orgId, params.id);
+        const attempts = await listAttempts(reads, auth.orgId, event);
         return { body: null, rawJson: detailJson(event, attempts) };
       },
     }),
@@ -87,7 +129,10 @@ export function eventRoutes(
           schema: z.object({ id: z.string(), status: z.literal('QUEUED'), source_event_id: z.string() }),
         },
         402: { description: 'billing pending or suspended (as for ingestion)', schema: errorSchema },
-        404: { description: 'no such event in this organization', schema: errorSchema },
+        404: {
+          description: 'no such event in this organization, or past record retention',
+          schema: errorSchema,
+        },
         409: {
           description: "the event's target is disabled (target_disabled, as for ingestion) or deleted",
           schema: errorSchema,
@@ -101,7 +146,7 @@ export function eventRoutes(
         },
       },
       handler: async ({ auth, params, req }) => {
-        const r = await replayEvent(db, auth.orgId, params.id, newId(), req.id, admit);
+        const r = await replayEvent(db, auth.orgId, params.id, newId(), req.id, admit, visibleFrom(deps));
         switch (r.outcome) {
           case 'not_found':
             throw notFound('event');

@@ -1,13 +1,14 @@
-import { deliveryStats, mailboxStateCounts, type Db } from '@evds/db';
+import { LATENCY_RESOLUTION, attemptStats, eventStatusCounts, mailboxStateCounts } from '@evds/db';
 import { eventStatuses } from '@evds/domain';
 import { type RouteDef, defineRoute } from '@evds/http';
 import { z } from 'zod';
+import { visibleFrom, type EventReadDeps } from './visibility.ts';
 
 const windows = { '1h': 3600, '24h': 86400, '7d': 7 * 86400, '30d': 30 * 86400 } as const;
 
 /** GET /api/v1/stats: an organization's deliveries and mailboxes over a window. */
-export function statsRoutes(deps: { db: Db }): RouteDef[] {
-  const { db } = deps;
+export function statsRoutes(deps: EventReadDeps): RouteDef[] {
+  const db = deps.readDb ?? deps.db;
   return [
     defineRoute({
       method: 'get',
@@ -21,7 +22,12 @@ export function statsRoutes(deps: { db: Db }): RouteDef[] {
           description: 'statistics',
           schema: z.object({
             window: z.string(),
-            since: z.number().int().describe('Unix seconds'),
+            since: z
+              .number()
+              .int()
+              .describe(
+                'Unix seconds: the window start, moved back to a quarter hour (the counters are kept per 15 minutes)',
+              ),
             events: z.object({ total: z.number().int(), by_status: z.record(z.string(), z.number().int()) }),
             attempts: z.object({
               total: z.number().int(),
@@ -29,11 +35,16 @@ export function statsRoutes(deps: { db: Db }): RouteDef[] {
               failed: z.number().int(),
             }),
             success_rate: z.number().nullable().describe('succeeded / total attempts, null without attempts'),
-            latency_ms: z.object({
-              p50: z.number().nullable(),
-              p95: z.number().nullable(),
-              p99: z.number().nullable(),
-            }),
+            latency_ms: z
+              .object({
+                p50: z.number().nullable(),
+                p95: z.number().nullable(),
+                p99: z.number().nullable(),
+              })
+              .describe(
+                "Attempt durations' percentiles, read from the counters' latency histogram: within " +
+                  `${Math.round(LATENCY_RESOLUTION * 100)}% of the exact value`,
+              ),
             mailboxes: z
               .object({
                 UNREAD: z.number().int(),
@@ -46,16 +57,20 @@ export function statsRoutes(deps: { db: Db }): RouteDef[] {
         },
       },
       handler: async ({ auth, query }) => {
-        const since = new Date(Date.now() - windows[query.window] * 1000);
-        const [s, mailboxes] = await Promise.all([
-          deliveryStats(db, auth.orgId, since),
-          mailboxStateCounts(db, auth.orgId, since),
+        const now = new Date();
+        const asked = new Date(now.getTime() - windows[query.window] * 1000);
+        // Both counters start on a quarter hour; neither counts events past record retention.
+        const from = new Date(Math.max(asked.getTime(), visibleFrom(deps).getTime()));
+        const [events, s] = await Promise.all([
+          eventStatusCounts(db, auth.orgId, from, now),
+          attemptStats(db, auth.orgId, from),
         ]);
-        const byStatus = Object.fromEntries(eventStatuses.map((st) => [st, s.byStatus[st] ?? 0]));
+        const mailboxes = await mailboxStateCounts(db, auth.orgId, events.since);
+        const byStatus = Object.fromEntries(eventStatuses.map((st) => [st, events.byStatus[st]]));
         return {
           body: {
             window: query.window,
-            since: Math.floor(since.getTime() / 1000),
+            since: Math.floor(events.since.getTime() / 1000),
             events: { total: Object.values(byStatus).reduce((a, b) => a + b, 0), by_status: byStatus },
             attempts: s.attempts,
             success_rate: s.attempts.total === 0 ? null : s.attempts.succeeded / s.attempts.total,

@@ -27,9 +27,11 @@ export const timeseriesSchema = z.object({
         start: z.number().int().describe('Unix seconds; the bucket is [start, start + bucket_seconds)'),
         succeeded: z.number().int().describe('attempts started in the bucket that delivered (2xx, no error)'),
         failed: z.number().int().describe('every other attempt started in the bucket'),
-        p50_ms: nullableMs.describe('median duration of those attempts; null without attempts'),
-        p95_ms: nullableMs,
-        p99_ms: nullableMs,
+        p50_ms: nullableMs.describe(
+          'median duration of those attempts, from a histogram (see the route); null without attempts',
+        ),
+        p95_ms: nullableMs.describe('95th percentile duration, from the histogram'),
+        p99_ms: nullableMs.describe('99th percentile duration, from the histogram'),
       }),
     )
     .describe('every bucket, oldest first, zeros where nothing was attempted'),
@@ -46,7 +48,7 @@ const query = z.strictObject({
     .describe('default 15m for 1h, 1h for 24h, 6h for 7d, 1d for 30d'),
 });
 
-export function timeseriesRoutes(deps: { db: Db }): RouteDef[] {
+export function timeseriesRoutes(deps: { db: Db; readDb?: Db }): RouteDef[] {
   return [
     defineRoute({
       method: 'get',
@@ -55,7 +57,10 @@ export function timeseriesRoutes(deps: { db: Db }): RouteDef[] {
       tag: 'stats',
       summary:
         'Delivery attempts (webhook and a2a) over a window, in buckets by outcome with duration percentiles. ' +
-        `Buckets are aligned to their size in Unix time and cover the whole window (window/bucket + 1 of them, at most ${MAX_BUCKETS})`,
+        `Buckets are aligned to their size in Unix time and cover the whole window (window/bucket + 1 of them, at most ${MAX_BUCKETS}). ` +
+        'Counts are exact. Percentiles come from a histogram of durations in log-spaced buckets (each 10% wider ' +
+        'than the last), interpolated as percentile_cont does: each is within 5% of (the exact value + 1 ms), ' +
+        'rounded to whole milliseconds, for durations under an hour',
       query,
       responses: {
         200: { description: 'the buckets', schema: timeseriesSchema },
@@ -79,7 +84,11 @@ export function timeseriesRoutes(deps: { db: Db }): RouteDef[] {
         const now = Math.floor(Date.now() / 1000);
         const last = Math.floor(now / b) * b;
         const since = Math.floor((now - w) / b) * b;
-        const rows = await attemptTimeseries(deps.db, auth.orgId, { since, last, bucketSeconds: b });
+        const rows = await attemptTimeseries(deps.readDb ?? deps.db, auth.orgId, {
+          since,
+          last,
+          bucketSeconds: b,
+        });
         return {
           body: {
             window: q.window,

@@ -1,5 +1,7 @@
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis as Single } from 'ioredis';
 import { flowKeys, openCircuitsKey, type TargetRef } from './keys.ts';
+
+type Redis = Single | Cluster;
 
 export type CircuitState = 'closed' | 'open' | 'half_open';
 
@@ -34,23 +36,18 @@ function viewOf(values: (string | null)[]): CircuitView {
 /** The circuit of a target with nothing stored: closed, no failures, no times (never attempted, or flushed). */
 export const CLOSED_CIRCUIT: CircuitView = viewOf([]);
 
-/** The circuits of these targets, in one round trip; a target never attempted reads closed with no times. */
+/**
+ * The circuits of these targets; a target never attempted reads closed with no times. The reads go
+ * out together (one write per Redis node with auto-pipelining): not as one pipeline, which a Redis
+ * Cluster refuses when the targets' organizations hash to slots on different nodes.
+ */
 export async function readCircuits(
   redis: Redis,
   prefix: string,
   targets: TargetRef[],
 ): Promise<Map<string, CircuitView>> {
-  if (targets.length === 0) return new Map();
-  const pipeline = redis.pipeline();
-  for (const t of targets) pipeline.hmget(flowKeys(prefix, t).circuit, ...FIELDS);
-  const replies = (await pipeline.exec()) ?? [];
-  return new Map(
-    targets.map((t, i) => {
-      const [err, values] = replies[i] ?? [null, []];
-      if (err) throw err;
-      return [t.targetId, viewOf(values as (string | null)[])];
-    }),
-  );
+  const values = await Promise.all(targets.map((t) => redis.hmget(flowKeys(prefix, t).circuit, ...FIELDS)));
+  return new Map(targets.map((t, i) => [t.targetId, viewOf(values[i] ?? [])]));
 }
 
 /** How many targets have an open or half-open circuit, deployment-wide. */

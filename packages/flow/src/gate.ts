@@ -1,6 +1,9 @@
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis as Single } from 'ioredis';
 import { flowKeys, openCircuitsKey, type TargetRef } from './keys.ts';
 import { ACQUIRE, RELEASE } from './scripts.ts';
+
+/** One Redis server or a Redis Cluster: every key a script touches carries its organization's hash tag. */
+type Redis = Single | Cluster;
 
 export interface FlowLimits {
   /** Attempts in flight per target, across every worker. */

@@ -1,7 +1,7 @@
 // Failed authentications per client address, on the api and ingest. A policy: when Redis cannot
 // answer, failures go uncounted and requests go through.
 import { AppError } from '@evds/domain';
-import type { Redis } from 'ioredis';
+import type { Redis } from '@evds/queue';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import { clientAddress } from './client-address.ts';

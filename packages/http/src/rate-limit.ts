@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { Redis } from '@evds/queue';
 
 // Sliding-window log: one sorted-set member per allowed request, scored by its time in ms.
 // Atomic in Redis, so every replica shares one window. The time is Redis's own (TIME), never the

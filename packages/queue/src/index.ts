@@ -3,3 +3,4 @@ export * from './producer.ts';
 export * from './redis.ts';
 export * from './worker.ts';
 export * from './stats.ts';
+export * from './layout.ts';

@@ -1,6 +1,7 @@
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { catalog, defaultJobOptions, type JobData, type JobKind } from './catalog.ts';
+import { bullQueueFor } from './layout.ts';
+import type { Redis } from './redis.ts';
 
 export interface Producer {
   /** Adds one job (validated against the catalog); a job id that exists already is left as it is. */
@@ -21,9 +22,10 @@ export function createProducer(redis: Redis, prefix: string): Producer {
   const queue = (kind: JobKind): Queue => {
     let q = queues.get(kind);
     if (!q) {
-      const created = new Queue(catalog[kind].queue, {
+      const bull = bullQueueFor(redis, kind, prefix);
+      const created = new Queue(bull.name, {
         connection: redis,
-        prefix: `${prefix}:bull`,
+        prefix: bull.prefix,
         defaultJobOptions,
         skipWaitingForReady: true,
       });

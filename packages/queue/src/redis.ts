@@ -1,27 +1,52 @@
-import { Redis } from 'ioredis';
+import { parseRedisUrl } from '@evds/config';
+import { Cluster, Redis as Single } from 'ioredis';
 
-export type { Redis } from 'ioredis';
+/** A connection to one Redis server or to a Redis Cluster (REDIS_URL redis-cluster://...). */
+export type Redis = Single | Cluster;
+
+const retry = (times: number): number => Math.min(times * 200, 2000);
 
 /**
  * A Redis client. Producers and request paths fail fast when Redis is away (a request must not hang);
- * BullMQ workers need `maxRetriesPerRequest: null` so blocking commands wait out a reconnect.
+ * BullMQ workers need `maxRetriesPerRequest: null` so blocking commands wait out a reconnect. A
+ * cluster URL gives an ioredis Cluster with the same behaviour on each of its node connections.
  */
 export function createRedis(url: string, opts: { role: 'client' | 'worker'; name?: string }): Redis {
-  const redis = new Redis(url, {
+  const client = opts.role === 'client';
+  const perConnection = {
     connectionName: opts.name,
-    maxRetriesPerRequest: opts.role === 'worker' ? null : 2,
-    // Commands issued in the same tick go out in one write (fewer syscalls on the hot paths).
-    ...(opts.role === 'client' ? { commandTimeout: 2000, enableAutoPipelining: true } : {}),
-    retryStrategy: (times) => Math.min(times * 200, 2000),
-    lazyConnect: false,
-  });
+    maxRetriesPerRequest: client ? 2 : null,
+    ...(client ? { commandTimeout: 2000 } : {}),
+  };
+  const target = parseRedisUrl(url);
+  const redis: Redis =
+    target.kind === 'single'
+      ? new Single(url, {
+          ...perConnection,
+          // Commands issued in the same tick go out in one write (fewer syscalls on the hot paths).
+          enableAutoPipelining: client,
+          retryStrategy: retry,
+          lazyConnect: false,
+        })
+      : new Cluster(target.nodes, {
+          redisOptions: {
+            ...perConnection,
+            ...(target.username ? { username: target.username } : {}),
+            ...(target.password ? { password: target.password } : {}),
+            ...(target.tls ? { tls: {} } : {}),
+          },
+          // Auto-pipelining groups commands per node, so a burst over many slots still costs one write each.
+          enableAutoPipelining: client,
+          clusterRetryStrategy: retry,
+          lazyConnect: false,
+        });
   // Connection errors are reported through command failures and /health; avoid unhandled 'error' events.
   redis.on('error', () => {});
   // Commands sent before the first connection wait for it (start-up, one-shot tools). Once connected,
   // commands fail at once while Redis is away instead of queueing until commandTimeout: otherwise every
   // ingest request spends seconds per Redis call during an outage (the cache, the rate limit and the
   // enqueue each wait) and ingestion stalls, when it should go on (the sweeper enqueues later).
-  if (opts.role === 'client')
+  if (client)
     redis.once('ready', () => {
       redis.options.enableOfflineQueue = false;
     });
@@ -33,7 +58,10 @@ export function isRedisUnavailable(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
   return (
     err.name === 'MaxRetriesPerRequestError' ||
-    /Stream isn't writeable|Connection is closed|Command timed out|ECONNREFUSED|ETIMEDOUT/.test(err.message)
+    err.name === 'ClusterAllFailedError' ||
+    /Stream isn't writeable|Connection is closed|Command timed out|ECONNREFUSED|ETIMEDOUT|Cluster isn't ready|None of startup nodes|CLUSTERDOWN/.test(
+      err.message,
+    )
   );
 }
 

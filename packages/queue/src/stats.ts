@@ -1,14 +1,18 @@
-import type { Redis } from 'ioredis';
-import { catalog, type JobKind } from './catalog.ts';
+import type { JobKind } from './catalog.ts';
+import { bullQueueName } from './layout.ts';
 import type { Producer } from './producer.ts';
+import type { Redis } from './redis.ts';
 
 /**
  * The Redis list of a queue's waiting jobs (ready, not yet taken by a worker). BullMQ pushes new jobs
  * on the left and workers take them from the right, so the oldest waiting job is the last element.
- * The Kubernetes autoscalers read this list (infra/k8s), so its name is part of the deployment.
+ * The Kubernetes autoscalers read this list (infra/k8s), so its name is part of the deployment: on a
+ * cluster the queue name in it is hash-tagged (`evds:bull:{webhook-delivery}:wait`).
  */
-export const waitListKey = (prefix: string, kind: JobKind): string =>
-  `${prefix}:bull:${catalog[kind].queue}:wait`;
+export const waitListKey = (prefix: string, kind: JobKind, clustered = false): string => {
+  const bull = bullQueueName(kind, prefix, clustered);
+  return `${bull.prefix}:${bull.name}:wait`;
+};
 
 export interface QueueCounts {
   waiting: number;

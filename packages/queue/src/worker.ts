@@ -1,6 +1,7 @@
 import { Worker, type Job } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { catalog, type JobData, type JobKind } from './catalog.ts';
+import { bullQueueFor } from './layout.ts';
+import type { Redis } from './redis.ts';
 
 export { DelayedError, UnrecoverableError } from 'bullmq';
 export type { Job } from 'bullmq';
@@ -22,8 +23,9 @@ export function createWorker<K extends JobKind>(
   handler: (data: JobData<K>, job: Job, token: string | undefined) => Promise<void>,
   opts: WorkerOptions,
 ): Worker {
+  const bull = bullQueueFor(redis, kind, prefix);
   return new Worker(
-    catalog[kind].queue,
+    bull.name,
     async (job: Job, token?: string) => {
       const parsed = catalog[kind].schema.safeParse(job.data);
       if (!parsed.success) {
@@ -35,7 +37,7 @@ export function createWorker<K extends JobKind>(
     },
     {
       connection: redis,
-      prefix: `${prefix}:bull`,
+      prefix: bull.prefix,
       concurrency: opts.concurrency,
       autorun: false,
       ...(opts.lockMs

@@ -1,9 +1,9 @@
 // Runs once per jest run: finds (or starts) Postgres and Redis and prepares a migrated template
 // database that every test file clones. Exported through env so worker processes see it.
 import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createDb, migrateToLatest } from '@evds/db';
-import { migrationNames } from '@evds/db/migrations';
 import { ensureBacking } from '@evds/localenv';
 import pg from 'pg';
 
@@ -12,7 +12,13 @@ const root = fileURLToPath(new URL('../../..', import.meta.url));
 export default async function globalSetup(): Promise<void> {
   const backing = await ensureBacking({ dataDir: `${root}.data/test` });
   (globalThis as { __evdsBacking?: typeof backing }).__evdsBacking = backing;
-  const template = `evds_tmpl_${createHash('sha256').update(migrationNames.join(',')).digest('hex').slice(0, 12)}`;
+  // Named after the migrations' source: one edited while it is being written gets a template of its
+  // own instead of a stale one.
+  const dir = `${root}packages/db/src/migrations`;
+  const schema = readdirSync(dir)
+    .sort()
+    .map((f) => `${f}\n${readFileSync(`${dir}/${f}`, 'utf8')}`);
+  const template = `evds_tmpl_${createHash('sha256').update(schema.join('\n')).digest('hex').slice(0, 12)}`;
   await ensureTemplate(backing.postgresUrl, template);
   process.env.EVDS_TEST_PG = backing.postgresUrl;
   process.env.EVDS_TEST_REDIS = backing.redisUrl;

@@ -14,3 +14,5 @@ export * from './reconcile.ts';
 export * from './dns-server.ts';
 export * from './counting-db.ts';
 export * from './dashboard.ts';
+export * from './pg-replica.ts';
+export * from './redis-cluster.ts';

@@ -9,7 +9,6 @@ import {
   createHttpApp,
   createRateLimiter,
   dbCredentialStore,
-  healthHandler,
   listen,
   mountRoutes,
   perCredentialLimit,
@@ -22,7 +21,7 @@ import {
   registerMailboxGauges,
   registerTargetGauges,
   registerPoolGauges,
-  startServiceMetrics,
+  startMetricsServer,
   type MetricsServer,
 } from '@evds/metrics';
 import { createNetPolicy } from '@evds/netguard';
@@ -36,6 +35,7 @@ import { ingestRouteDocs } from '@evds/ingest-core';
 import { endpointRoutes, signingSecretRoutes, targetRoutes } from '@evds/targets';
 import { Router } from 'express';
 import { sql } from 'kysely';
+import { apiHealth, createReadDb, healthRoute } from './read-replica.ts';
 
 export interface ApiService extends Service {
   /** The port actually listened on (useful with PORT=0). */
@@ -59,6 +59,8 @@ export function createApiService(cfg: ApiConfig): ApiService {
     applicationName: 'evds-api',
     statementTimeoutMs: cfg.DB_STATEMENT_TIMEOUT_MS,
   });
+  // The event list, detail and stats read here when DATABASE_READ_URL names a replica.
+  const readDb = createReadDb(cfg);
   const redis = createRedis(cfg.REDIS_URL, { role: 'client', name: 'evds-api' });
   const producer = createProducer(redis, cfg.REDIS_PREFIX);
   // Sliding windows in Redis, shared by every replica.
@@ -108,10 +110,12 @@ export function createApiService(cfg: ApiConfig): ApiService {
     ...signingSecretRoutes({ db, secrets }),
     ...eventRoutes({
       db,
+      readDb,
       producer,
       ingestLimiter,
       logger,
       mailboxRetentionSeconds: cfg.MAILBOX_RETENTION_SECONDS,
+      eventRetentionSeconds: cfg.EVENT_RETENTION_SECONDS,
     }),
     ...recoverRoutes({ db, producer, ingestLimiter, logger }),
     ...usageRoutes({ db }),
@@ -137,8 +141,9 @@ export function createApiService(cfg: ApiConfig): ApiService {
   );
 
   const backing = { postgres: () => sql`select 1`.execute(db), redis: () => redis.ping() };
+  const health = apiHealth(backing, readDb);
   const router = Router();
-  router.get('/health', healthHandler(backing));
+  router.get('/health', healthRoute(health));
   router.use(
     mountRoutes(routes, {
       credentials: dbCredentialStore(db),
@@ -172,7 +177,8 @@ export function createApiService(cfg: ApiConfig): ApiService {
     routes,
     port: () => server?.port ?? 0,
     async start() {
-      metricsServer = await startServiceMetrics(registry, cfg, backing, logger);
+      metricsServer = await startMetricsServer(registry, cfg.METRICS_PORT, cfg.METRICS_HOST, { health });
+      logger.info({ port: metricsServer.port }, 'metrics listening');
       await waitForBacking(backing, logger);
       server = await listen(app, cfg.PORT, cfg.HOST);
       logger.info({ port: server.port }, 'api listening');
@@ -181,6 +187,7 @@ export function createApiService(cfg: ApiConfig): ApiService {
       await server?.close();
       await producer.close();
       await db.destroy();
+      await readDb?.destroy();
       redis.disconnect();
       await metricsServer?.close();
     }),

@@ -106,6 +106,7 @@ export function createDeliveryWorker(cfg: WorkerConfig): Service {
     sweepGraceMs: cfg.SWEEP_GRACE_MS,
     maintenanceIntervalMs: cfg.MAINTENANCE_INTERVAL_MS,
     payloadRetentionSeconds: cfg.PAYLOAD_RETENTION_SECONDS,
+    eventRetentionSeconds: cfg.EVENT_RETENTION_SECONDS,
     autoDisableAfterSeconds: cfg.AUTO_DISABLE_AFTER_SECONDS,
     onTargetsDisabled: () => bumpCacheGeneration(producerRedis, cfg.REDIS_PREFIX),
     metrics,

@@ -7,6 +7,9 @@ import * as targetHealth from './2026-11-24T1000-target-health.ts';
 import * as recoveries from './2026-11-24T1100-recoveries.ts';
 import * as recoveryOneRunning from './2026-11-25T0900-recovery-one-running.ts';
 import * as testItems from './2026-11-26T0900-test-items.ts';
+import * as partitionedEvents from './2026-11-27T1000-partitioned-events.ts';
+import * as eventCounts from './2026-11-27T1030-event-counts.ts';
+import * as attemptRollups from './2026-11-27T1100-attempt-rollups.ts';
 
 /** Every migration, registered explicitly (no directory scanning), in the order they run. */
 const migrations: Record<string, Migration> = {
@@ -18,6 +21,9 @@ const migrations: Record<string, Migration> = {
   '2026-11-24T1100-recoveries': recoveries,
   '2026-11-25T0900-recovery-one-running': recoveryOneRunning,
   '2026-11-26T0900-test-items': testItems,
+  '2026-11-27T1000-partitioned-events': partitionedEvents,
+  '2026-11-27T1030-event-counts': eventCounts,
+  '2026-11-27T1100-attempt-rollups': attemptRollups,
 };
 
 export const migrationProvider: MigrationProvider = {

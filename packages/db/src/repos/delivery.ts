@@ -1,11 +1,13 @@
 import { sql } from 'kysely';
 import type { EventStatus, TargetKind } from '@evds/domain';
 import type { Db } from '../database.ts';
+import { idRange } from './events.ts';
 import type { A2aInterface, NewDeliveryAttempt } from '../tables/index.ts';
 
 /** Everything one delivery attempt needs, read in one query. Secrets are still sealed here. */
 export interface DeliveryWork {
   id: string;
+  created_at: Date;
   org_id: string;
   target_id: string;
   status: EventStatus;
@@ -28,6 +30,7 @@ export interface DeliveryWork {
 
 const deliveryWorkColumns = [
   'e.id',
+  'e.created_at',
   'e.org_id',
   'e.target_id',
   'e.status',
@@ -143,20 +146,45 @@ export async function deleteExpiredKeysAndSessions(db: Db): Promise<void> {
     .execute();
 }
 
-/** Everything the attempts of these items need, in one query (the worker batches concurrent jobs' reads). */
+/**
+ * Everything the attempts of these items need, in one query (the worker batches concurrent jobs'
+ * reads). The ids' creation times bound the query to their partitions; ids not found that way (an
+ * older random id whose digits look like a time) are looked for again across all of them.
+ */
 export async function loadDeliveryWorkMany(db: Db, eventIds: string[]): Promise<DeliveryWork[]> {
   if (eventIds.length === 0) return [];
-  return db
-    .selectFrom('events as e')
-    .innerJoin('targets as t', 't.id', 'e.target_id')
-    .select(deliveryWorkColumns)
-    .where('e.id', 'in', eventIds)
-    .execute();
+  const load = (ids: string[], range: { from: Date; to: Date } | null) => {
+    let q = db
+      .selectFrom('events as e')
+      .innerJoin('targets as t', 't.id', 'e.target_id')
+      .select(deliveryWorkColumns)
+      .where('e.id', 'in', ids);
+    if (range) q = q.where('e.created_at', '>=', range.from).where('e.created_at', '<', range.to);
+    return q.execute();
+  };
+  const range = spanOf(eventIds.map(idRange));
+  const found = await load(eventIds, range);
+  if (!range || found.length === eventIds.length) return found;
+  const seen = new Set(found.map((w) => w.id));
+  const rest = eventIds.filter((id) => !seen.has(id));
+  return [...found, ...(await load(rest, null))];
+}
+
+/** The smallest range holding all of these, or null when one is unbounded. */
+function spanOf(ranges: ({ from: Date; to: Date } | null)[]): { from: Date; to: Date } | null {
+  if (ranges.some((r) => r === null)) return null;
+  const rs = ranges as { from: Date; to: Date }[];
+  return {
+    from: new Date(Math.min(...rs.map((r) => r.from.getTime()))),
+    to: new Date(Math.max(...rs.map((r) => r.to.getTime()))),
+  };
 }
 
 export interface AttemptRecord {
   attempt: NewDeliveryAttempt;
   expectedAttemptCount: number;
+  /** The item's creation time, as loaded: bounds the update to the item's partitions. */
+  eventCreatedAt?: Date;
   outcome: AttemptOutcome;
 }
 
@@ -176,6 +204,11 @@ export async function recordAttempts(db: Db, records: AttemptRecord[]): Promise<
       ${o.status === 'RETRYING' ? o.nextAttemptAt : null}::timestamptz,
       ${o.status === 'EXPIRED' || o.status === 'FAILED' ? o.reason : null}::text)`;
   });
+  const bounds = spanOf(
+    records.map(({ eventCreatedAt: t }) =>
+      t ? { from: new Date(t.getTime() - 1000), to: new Date(t.getTime() + 1000) } : null,
+    ),
+  );
   const moved = await sql<{ id: string }>`
     with logged as (${logged})
     update events e set
@@ -188,6 +221,7 @@ export async function recordAttempts(db: Db, records: AttemptRecord[]): Promise<
       updated_at = now()
     from (values ${sql.join(rows)}) as v(id, expected, status, attempted_at, next_attempt_at, final_reason)
     where e.id = v.id and e.attempt_count = v.expected and e.status in ('QUEUED', 'RETRYING')
+      ${bounds ? sql`and e.created_at >= ${bounds.from} and e.created_at < ${bounds.to}` : sql``}
     returning e.id`.execute(db);
   const ids = new Set(moved.rows.map((r) => r.id));
   return records.map((r) => ids.has(r.attempt.event_id));

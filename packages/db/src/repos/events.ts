@@ -1,7 +1,8 @@
-import { sql } from 'kysely';
-import { billingBlocks, type EventStatus } from '@evds/domain';
+import { sql, type SqlBool } from 'kysely';
+import { billingBlocks, idTime, type EventStatus } from '@evds/domain';
 import type { Db } from '../database.ts';
 import type { DeliveryAttempt, Event } from '../tables/index.ts';
+import { countedTotal } from './event-counts.ts';
 
 export interface EventFilter {
   endpointId?: string;
@@ -12,48 +13,113 @@ export interface EventFilter {
 
 export type EventSummary = Pick<Event, 'id' | 'target_id' | 'event_type' | 'status' | 'created_at' | 'test'>;
 
-/** One page of the org's events, newest first, and the total matching the filter. */
+/**
+ * Where an id's row can be: its creation time (newId) give or take a day, so a lookup by id touches
+ * one weekly partition or two; null for an older random id, looked up without a range.
+ */
+export function idRange(id: string): { from: Date; to: Date } | null {
+  const t = idTime(id);
+  return t && { from: new Date(t.getTime() - DAY_MS), to: new Date(t.getTime() + DAY_MS) };
+}
+const DAY_MS = 86_400_000;
+
+/** Events of the org by id, as `select` builds them, narrowed to the id's partition when it can be. */
+function byId(db: Db, orgId: string, id: string, visibleFrom: Date, ranged: boolean) {
+  const range = ranged ? idRange(id) : null;
+  let q = db
+    .selectFrom('events')
+    .where('org_id', '=', orgId)
+    .where('id', '=', id)
+    .where('created_at', '>=', visibleFrom);
+  if (range) q = q.where('created_at', '>=', range.from).where('created_at', '<', range.to);
+  return q;
+}
+
+export type EventPage =
+  | { outcome: 'listed'; events: EventSummary[]; total: number; nextCursor: string | null }
+  | { outcome: 'bad_cursor' };
+
+/**
+ * One page of the org's visible events, newest first, after the event `after` when given (a keyset
+ * cursor: its cost does not depend on the depth) and past `offset`, and the exact total matching the
+ * filter: from the counters when they answer it, else counted (a correlation id matches few rows).
+ */
 export async function listEvents(
   db: Db,
   orgId: string,
   filter: EventFilter,
-  page: { limit: number; offset: number },
-): Promise<{ events: EventSummary[]; total: number }> {
-  let q = db.selectFrom('events').where('org_id', '=', orgId);
+  page: { limit: number; offset: number; after?: string },
+  visibleFrom: Date,
+): Promise<EventPage> {
+  let q = db.selectFrom('events').where('org_id', '=', orgId).where('created_at', '>=', visibleFrom);
   if (filter.endpointId) q = q.where('target_id', '=', filter.endpointId);
   if (filter.status) q = q.where('status', '=', filter.status);
   if (filter.eventType) q = q.where('event_type', '=', filter.eventType);
   if (filter.correlationId) q = q.where('correlation_id', '=', filter.correlationId);
-  const [events, count] = await Promise.all([
-    q
+  let rows = q;
+  if (page.after !== undefined) {
+    const cursor = await eventPosition(db, orgId, page.after, visibleFrom);
+    if (!cursor) return { outcome: 'bad_cursor' };
+    rows = rows.where(
+      sql<SqlBool>`(created_at, id) < (${cursor.created_at}::timestamptz, ${cursor.id}::text)`,
+    );
+  }
+  const [events, total] = await Promise.all([
+    rows
       .select(['id', 'target_id', 'event_type', 'status', 'created_at', 'test'])
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
-      .limit(page.limit)
+      .limit(page.limit + 1)
       .offset(page.offset)
       .execute(),
-    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    countedTotal(db, orgId, filter, visibleFrom).then(
+      async (n) =>
+        n ?? Number((await q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n),
+    ),
   ]);
-  return { events, total: count.n };
+  const shown = events.slice(0, page.limit);
+  const nextCursor = events.length > page.limit ? (shown.at(-1)?.id ?? null) : null;
+  return { outcome: 'listed', events: shown, total, nextCursor };
+}
+
+/** An event's place in the list order, kept in Postgres (microseconds; a Date keeps milliseconds). */
+async function eventPosition(db: Db, orgId: string, id: string, visibleFrom: Date) {
+  const find = (ranged: boolean) =>
+    byId(db, orgId, id, visibleFrom, ranged)
+      .select(['id', sql<string>`created_at::text`.as('created_at')])
+      .executeTakeFirst();
+  return (await find(true)) ?? (idRange(id) ? await find(false) : undefined);
 }
 
 export type EventDetail = Omit<Event, 'payload'> & { payload: Buffer | null };
 
-export async function getEvent(db: Db, orgId: string, eventId: string): Promise<EventDetail | undefined> {
-  return db
-    .selectFrom('events')
-    .selectAll()
-    .where('org_id', '=', orgId)
-    .where('id', '=', eventId)
-    .executeTakeFirst();
+/** A visible event of the org; an event past record retention is not found. */
+export async function getEvent(
+  db: Db,
+  orgId: string,
+  eventId: string,
+  visibleFrom: Date,
+): Promise<EventDetail | undefined> {
+  const find = (ranged: boolean) =>
+    byId(db, orgId, eventId, visibleFrom, ranged).selectAll().executeTakeFirst();
+  return (await find(true)) ?? (idRange(eventId) ? await find(false) : undefined);
 }
 
-export async function listAttempts(db: Db, orgId: string, eventId: string): Promise<DeliveryAttempt[]> {
+/**
+ * An event's attempts, oldest first. None is older than its event (a day of slack covers the clocks of
+ * the workers and of Postgres), so older partitions are skipped.
+ */
+export async function listAttempts(
+  db: Db,
+  orgId: string,
+  event: Pick<Event, 'id' | 'created_at'>,
+): Promise<DeliveryAttempt[]> {
   return db
     .selectFrom('delivery_attempts')
     .selectAll()
     .where('org_id', '=', orgId)
-    .where('event_id', '=', eventId)
+    .where('event_id', '=', event.id)
+    .where('attempted_at', '>=', new Date(event.created_at.getTime() - DAY_MS))
     .orderBy('attempted_at')
     .orderBy('attempt_number')
     .execute();
@@ -87,7 +153,11 @@ export async function replayEvent(
   newId: string,
   requestId: string | null,
   admit: TargetAdmission,
+  visibleFrom: Date,
 ): Promise<ReplayResult> {
+  const at = await eventPosition(db, orgId, eventId, visibleFrom);
+  if (!at) return { outcome: 'not_found' } as const;
+  const here = sql<SqlBool>`created_at = ${at.created_at}::timestamptz`;
   return db.transaction().execute(async (tx) => {
     const original = await tx
       .selectFrom('events as e')
@@ -104,6 +174,7 @@ export async function replayEvent(
       ])
       .where('e.org_id', '=', orgId)
       .where('e.id', '=', eventId)
+      .where(sql<SqlBool>`e.created_at = ${at.created_at}::timestamptz`)
       .forUpdate('e')
       .executeTakeFirst();
     if (!original) return { outcome: 'not_found' } as const;
@@ -120,46 +191,14 @@ export async function replayEvent(
                           payload, payload_size, next_attempt_at, request_id, test)
       select ${newId}, org_id, target_id, target_kind, event_type, correlation_id, 'QUEUED', id,
              payload, payload_size, now(), ${requestId}, test
-      from events where id = ${eventId}`.execute(tx);
+      from events where id = ${eventId} and ${here}`.execute(tx);
     await tx
       .updateTable('events')
       .set({ status: 'REPLAYED', updated_at: sql<Date>`now()` })
       .where('id', '=', eventId)
+      .where(here)
       .where('status', 'in', ['DELIVERED', 'FAILED', 'EXPIRED'])
       .execute();
     return { outcome: 'replayed', id: newId, targetKind: original.target_kind } as const;
   });
-}
-
-export interface DeliveryStats {
-  byStatus: Record<string, number>;
-  attempts: { total: number; succeeded: number; failed: number };
-  latencyMs: { p50: number | null; p95: number | null; p99: number | null };
-}
-
-/** Events created and attempts made since `since`, for one org. */
-export async function deliveryStats(db: Db, orgId: string, since: Date): Promise<DeliveryStats> {
-  const [statuses, attempts] = await Promise.all([
-    db
-      .selectFrom('events')
-      .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
-      .where('org_id', '=', orgId)
-      .where('created_at', '>=', since)
-      .groupBy('status')
-      .execute(),
-    sql<{ total: number; succeeded: number; p50: number | null; p95: number | null; p99: number | null }>`
-      select count(*)::int as total,
-             count(*) filter (where status_code between 200 and 299)::int as succeeded,
-             percentile_cont(0.5) within group (order by duration_ms) as p50,
-             percentile_cont(0.95) within group (order by duration_ms) as p95,
-             percentile_cont(0.99) within group (order by duration_ms) as p99
-      from delivery_attempts where org_id = ${orgId} and attempted_at >= ${since}`.execute(db),
-  ]);
-  const a = attempts.rows[0] ?? { total: 0, succeeded: 0, p50: null, p95: null, p99: null };
-  const round = (x: number | null) => (x === null ? null : Math.round(x));
-  return {
-    byStatus: Object.fromEntries(statuses.map((s) => [s.status, s.n])),
-    attempts: { total: a.total, succeeded: a.succeeded, failed: a.total - a.succeeded },
-    latencyMs: { p50: round(a.p50), p95: round(a.p95), p99: round(a.p99) },
-  };
 }

@@ -1,7 +1,6 @@
-import { sql, type QueryCreator } from 'kysely';
+import { sql } from 'kysely';
 import type { BillingStatus, EventStatus, MailboxState, TargetKind } from '@evds/domain';
 import type { Db } from '../database.ts';
-import type { Database } from '../tables/index.ts';
 import { shownState } from './mailbox.ts';
 
 /** What ingestion needs to know about a target and its organization, in one read. */
@@ -174,56 +173,45 @@ export async function writeItem(tx: Db, item: NewItem): Promise<EventStatus | Ma
 }
 
 /**
- * Group commit: many accepted items (no idempotency key) in one statement of multi-row inserts,
- * events and mailbox messages (in CTEs) with their usage records. All commit together or none does,
- * and Postgres is asked once, not four times (begin, two inserts, commit).
+ * Group commit: many accepted items (no idempotency key) in one statement, events and mailbox messages
+ * (in CTEs) with their usage records. All commit together or none does, and Postgres is asked once, not
+ * four times (begin, two inserts, commit). Each column travels as one array parameter (unnest), so the
+ * statement's text and parameter count are the same whatever the batch size: cheap to build here and
+ * to parse there, where a multi-row VALUES list takes one parameter per column per row.
  */
 export async function insertItems(db: Db, items: NewItem[]): Promise<void> {
+  if (items.length === 0) return;
   const events = items.filter((i) => i.kind !== 'mailbox');
   const messages = items.filter((i) => i.kind === 'mailbox');
-  let q: QueryCreator<Database> = db;
+  const col = <T>(rows: NewItem[], f: (i: NewItem) => T) => rows.map(f);
+  const ctes = [];
   if (events.length > 0)
-    q = q.with('e', (c) =>
-      c.insertInto('events').values(
-        events.map((i) => ({
-          id: i.id,
-          org_id: i.orgId,
-          target_id: i.targetId,
-          target_kind: i.kind,
-          event_type: i.eventType,
-          correlation_id: i.correlationId,
-          status: 'QUEUED' as const,
-          source_event_id: null,
-          payload: i.payload,
-          payload_size: i.payload.length,
-          next_attempt_at: sql<Date>`now()`,
-          last_attempt_at: null,
-          delivered_at: null,
-          final_reason: null,
-          request_id: i.requestId,
-        })),
-      ),
-    );
+    ctes.push(sql`e as (
+    insert into events (id, org_id, target_id, target_kind, event_type, correlation_id, status, payload,
+                        payload_size, next_attempt_at, request_id)
+    select x.id, x.org_id, x.target_id, x.kind, x.event_type, x.correlation_id, 'QUEUED', x.payload,
+           length(x.payload), now(), x.request_id
+    from unnest(${col(events, (i) => i.id)}::text[], ${col(events, (i) => i.orgId)}::text[],
+                ${col(events, (i) => i.targetId)}::text[], ${col(events, (i) => i.kind)}::text[],
+                ${col(events, (i) => i.eventType)}::text[], ${col(events, (i) => i.correlationId)}::text[],
+                ${col(events, (i) => i.payload)}::bytea[], ${col(events, (i) => i.requestId)}::text[])
+      as x(id, org_id, target_id, kind, event_type, correlation_id, payload, request_id))`);
   if (messages.length > 0)
-    q = q.with('m', (c) =>
-      c.insertInto('mailbox_messages').values(
-        messages.map((i) => ({
-          id: i.id,
-          org_id: i.orgId,
-          mailbox_id: i.targetId,
-          state: 'UNREAD' as const,
-          event_type: i.eventType,
-          correlation_id: i.correlationId,
-          payload: i.payload,
-          payload_size: i.payload.length,
-          expires_at: i.expiresAt ?? new Date(Date.now() + 7 * 24 * 3600 * 1000),
-        })),
-      ),
-    );
-  await q
-    .insertInto('usage_records')
-    .values(items.map((i) => ({ org_id: i.orgId, item_id: i.id, item_kind: i.kind, reported_at: null })))
-    .execute();
+    ctes.push(sql`m as (
+    insert into mailbox_messages (id, org_id, mailbox_id, state, event_type, correlation_id, payload,
+                                  payload_size, expires_at)
+    select x.id, x.org_id, x.mailbox_id, 'UNREAD', x.event_type, x.correlation_id, x.payload,
+           length(x.payload), x.expires_at
+    from unnest(${col(messages, (i) => i.id)}::text[], ${col(messages, (i) => i.orgId)}::text[],
+                ${col(messages, (i) => i.targetId)}::text[], ${col(messages, (i) => i.eventType)}::text[],
+                ${col(messages, (i) => i.correlationId)}::text[], ${col(messages, (i) => i.payload)}::bytea[],
+                ${col(messages, (i) => i.expiresAt ?? new Date(Date.now() + 7 * 24 * 3600 * 1000))}::timestamptz[])
+      as x(id, org_id, mailbox_id, event_type, correlation_id, payload, expires_at))`);
+  await sql`
+    with ${sql.join(ctes)}
+    insert into usage_records (org_id, item_id, item_kind)
+    select * from unnest(${col(items, (i) => i.orgId)}::text[], ${col(items, (i) => i.id)}::text[],
+                         ${col(items, (i) => i.kind)}::text[])`.execute(db);
 }
 
 async function itemStatus(tx: Db, kind: TargetKind, id: string): Promise<EventStatus | MailboxState> {

@@ -129,7 +129,8 @@ export interface RecoveryBatch {
  * (locked), a replay of each whose payload is still stored (as replayEvent makes it, recovery_id set),
  * those originals REPLAYED, the others counted as skipped, and the cursor and counters moved on. A batch
  * retried after a crash either finds its work committed (the cursor moved with it) or redoes all of
- * it; `on conflict do nothing` on (recovery_id, source_event_id) holds even if both somehow happened.
+ * it; claiming each original in recovery_replays (`on conflict do nothing`) holds even if both somehow
+ * happened. The claims go when the recovery ends.
  * A target disabled or deleted meanwhile fails the recovery, as it would refuse a single replay; so
  * does a workspace whose billing became pending or suspended (the job stops there rather than pausing:
  * a new recovery over the same range later replays only what this one did not, since what it replayed
@@ -147,7 +148,15 @@ export async function runRecoveryBatch(
       .selectFrom('recoveries as r')
       .innerJoin('targets as t', 't.id', 'r.target_id')
       .innerJoin('organizations as o', 'o.id', 'r.org_id')
-      .select(['r.state', 'r.request_id', 't.enabled', 't.deleted_at', 'o.billing_status'])
+      .select([
+        'r.state',
+        'r.request_id',
+        'r.org_id',
+        'r.target_id',
+        't.enabled',
+        't.deleted_at',
+        'o.billing_status',
+      ])
       .where('r.id', '=', recoveryId)
       .forUpdate('r')
       .executeTakeFirst();
@@ -174,19 +183,31 @@ export async function runRecoveryBatch(
        limit ${limit}
        for update of e`.execute(tx);
     const rows = page.rows;
+    // The recovery's range, kept in Postgres (microseconds): it bounds the writes below to its partitions.
+    const range = {
+      since: sql<Date>`(select since from recoveries where id = ${recoveryId})`,
+      until: sql<Date>`(select until from recoveries where id = ${recoveryId})`,
+    };
     const sources = rows.filter((row) => row.has_payload).map((row) => row.id);
     const replays =
       sources.length === 0
         ? []
         : (
             await sql<{ id: string; kind: TargetKind }>`
+              with claimed as (
+                insert into recovery_replays (recovery_id, source_event_id)
+                select ${recoveryId}, x.source_id from unnest(${sources}::text[]) as x(source_id)
+                on conflict do nothing
+                returning source_event_id)
               insert into events (id, org_id, target_id, target_kind, event_type, correlation_id, status,
                                   source_event_id, payload, payload_size, next_attempt_at, request_id, recovery_id, test)
               select x.new_id, e.org_id, e.target_id, e.target_kind, e.event_type, e.correlation_id, 'QUEUED',
                      e.id, e.payload, e.payload_size, now(), ${r.request_id}, ${recoveryId}, e.test
                 from unnest(${sources}::text[], ${sources.map(() => newId())}::text[]) as x(source_id, new_id)
+                join claimed c on c.source_event_id = x.source_id
                 join events e on e.id = x.source_id
-              on conflict (recovery_id, source_event_id) where recovery_id is not null do nothing
+                 and e.org_id = ${r.org_id} and e.target_id = ${r.target_id}
+                 and e.created_at >= ${range.since} and e.created_at < ${range.until}
               returning id, target_kind as kind`.execute(tx)
           ).rows;
     if (sources.length > 0)
@@ -194,6 +215,8 @@ export async function runRecoveryBatch(
         .updateTable('events')
         .set({ status: 'REPLAYED', updated_at: sql<Date>`now()` })
         .where('id', 'in', sources)
+        .where('created_at', '>=', range.since)
+        .where('created_at', '<', range.until)
         .where('status', 'in', ['DELIVERED', 'FAILED', 'EXPIRED'])
         .execute();
 
@@ -224,6 +247,7 @@ function stopReason(r: { deleted_at: Date | null; enabled: boolean; billing_stat
 }
 
 async function finish(db: Db, id: string, state: RecoveryState, reason: string | null): Promise<void> {
+  await db.deleteFrom('recovery_replays').where('recovery_id', '=', id).execute();
   await db
     .updateTable('recoveries')
     .set({ state, failure_reason: reason, finished_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })

@@ -27,3 +27,9 @@ export interface RecoveriesTable {
 }
 export type Recovery = Selectable<RecoveriesTable>;
 export type NewRecovery = Insertable<RecoveriesTable>;
+
+/** One claim per original replayed by a running recovery (each original at most once); removed when it ends. */
+export interface RecoveryReplaysTable {
+  recovery_id: string;
+  source_event_id: string;
+}

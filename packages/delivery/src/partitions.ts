@@ -1,0 +1,32 @@
+// Record retention, run with the maintenance 'retention' task: the weekly partitions of events,
+// attempts and usage records are made AHEAD weeks in advance and dropped whole once past
+// EVENT_RETENTION_SECONDS, and the counters of the days they held go with them. Inserts never wait
+// on it (repos/partitions.ts says which locks it takes); how long each step took is logged.
+import {
+  dropExpiredPartitions,
+  ensurePartitions,
+  pruneAttemptRollups,
+  retentionBoundary,
+  type Db,
+} from '@evds/db';
+import type { Logger } from '@evds/runtime';
+
+export const DEFAULT_EVENT_RETENTION = 90 * 24 * 3600;
+const AHEAD_MS = 8 * 7 * 24 * 3600 * 1000;
+
+export async function keepPartitions(
+  db: Db,
+  logger: Logger,
+  retentionSeconds: number,
+  now = new Date(),
+): Promise<void> {
+  const started = performance.now();
+  const made = await ensurePartitions(db, now, new Date(now.getTime() + AHEAD_MS));
+  const dropped = await dropExpiredPartitions(db, now, retentionSeconds);
+  const pruned = await pruneAttemptRollups(db, retentionBoundary(now, retentionSeconds));
+  if (made.length + dropped.length + pruned > 0)
+    logger.info(
+      { made, dropped, prunedRollupRows: pruned, ms: Math.round(performance.now() - started) },
+      'event partitions kept',
+    );
+}

@@ -1,0 +1,171 @@
+// A real Redis Cluster for tests: three masters (no replicas) started from the installed redis-server
+// on free local ports in a temporary directory, joined with `redis-cli --cluster create`, and stopped
+// (the processes ended, the directory removed) by the test that started it.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
+import { unusedPort } from '@evds/localenv';
+
+const run = promisify(execFile);
+
+const REDIS_SERVER = '/usr/bin/redis-server';
+const REDIS_CLI = '/usr/bin/redis-cli';
+
+export interface RedisClusterNode {
+  host: string;
+  port: number;
+}
+
+export interface RedisClusterHarness {
+  /** REDIS_URL for the services: `redis-cluster://127.0.0.1:p1,127.0.0.1:p2,...`. */
+  url: string;
+  nodes: RedisClusterNode[];
+  /** The port of the node that serves this key's slot. */
+  nodeOf(key: string): Promise<number>;
+  /** The keys matching `pattern` on each node, by port (every node listed, even with none). */
+  keysByNode(pattern: string): Promise<Map<number, string[]>>;
+  /** Ends every node and removes the directory; safe to call twice. */
+  stop(): Promise<void>;
+}
+
+const cli = async (port: number, ...args: string[]): Promise<string> =>
+  (await run(REDIS_CLI, ['-h', '127.0.0.1', '-p', String(port), ...args], { timeout: 30_000 })).stdout;
+
+/** Slot ranges by node port, from CLUSTER NODES ("<id> <ip:port@bus> <flags> ... connected 0-5460 ..."). */
+async function slotRanges(port: number): Promise<{ port: number; from: number; to: number }[]> {
+  const ranges: { port: number; from: number; to: number }[] = [];
+  for (const line of (await cli(port, 'cluster', 'nodes')).split('\n')) {
+    const fields = line.trim().split(' ');
+    const owner = Number(/:(\d+)@/.exec(fields[1] ?? '')?.[1]);
+    for (const range of fields.slice(8)) {
+      const [from, to = from] = range.split('-').map(Number);
+      if (Number.isInteger(from) && Number.isInteger(to))
+        ranges.push({ port: owner, from: from ?? 0, to: to ?? 0 });
+    }
+  }
+  return ranges;
+}
+
+function startNode(dir: string, port: number, busPort: number): ChildProcess {
+  const child = spawn(
+    REDIS_SERVER,
+    [
+      '--port',
+      String(port),
+      '--cluster-port',
+      String(busPort),
+      '--bind',
+      '127.0.0.1',
+      '--cluster-enabled',
+      'yes',
+      '--cluster-config-file',
+      join(dir, `nodes-${port}.conf`),
+      '--cluster-node-timeout',
+      '3000',
+      '--dir',
+      dir,
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      // BullMQ loses jobs silently under any eviction policy.
+      '--maxmemory-policy',
+      'noeviction',
+      '--logfile',
+      join(dir, `redis-${port}.log`),
+    ],
+    { stdio: 'ignore' },
+  );
+  child.on('error', () => undefined);
+  return child;
+}
+
+async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check().catch(() => false)) return;
+    await sleep(100);
+  }
+  throw new Error(`redis cluster: timed out waiting for ${what}`);
+}
+
+const stopChild = async (child: ChildProcess): Promise<void> => {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+};
+
+/**
+ * Starts `masters` redis-server processes in cluster mode, assigns the 16384 slots evenly between
+ * them and waits until every node reports `cluster_state:ok` and knows all the others.
+ */
+export async function startRedisCluster(opts: { masters?: number } = {}): Promise<RedisClusterHarness> {
+  const masters = opts.masters ?? 3;
+  const dir = await mkdtemp(join(tmpdir(), 'evds-redis-cluster-'));
+  const children: ChildProcess[] = [];
+  const nodes: RedisClusterNode[] = [];
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    await Promise.all(children.map(stopChild));
+    await rm(dir, { recursive: true, force: true });
+  };
+  try {
+    for (let i = 0; i < masters; i++) {
+      const port = await unusedPort();
+      const busPort = await unusedPort();
+      children.push(startNode(dir, port, busPort));
+      nodes.push({ host: '127.0.0.1', port });
+    }
+    for (const n of nodes)
+      await waitFor(`node ${n.port} to answer`, async () => (await cli(n.port, 'ping')).includes('PONG'));
+    await run(
+      REDIS_CLI,
+      [
+        '--cluster',
+        'create',
+        ...nodes.map((n) => `${n.host}:${n.port}`),
+        '--cluster-replicas',
+        '0',
+        '--cluster-yes',
+      ],
+      { timeout: 60_000 },
+    );
+    for (const n of nodes)
+      await waitFor(`node ${n.port} to report cluster_state:ok`, async () => {
+        const info = await cli(n.port, 'cluster', 'info');
+        return info.includes('cluster_state:ok') && info.includes(`cluster_known_nodes:${masters}`);
+      });
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  const first = nodes[0]?.port ?? 0;
+  return {
+    nodeOf: async (key) => {
+      const slot = Number((await cli(first, 'cluster', 'keyslot', key)).trim());
+      const owner = (await slotRanges(first)).find((r) => slot >= r.from && slot <= r.to);
+      if (!owner) throw new Error(`no node serves slot ${slot}`);
+      return owner.port;
+    },
+    keysByNode: async (pattern) =>
+      new Map(
+        await Promise.all(
+          nodes.map(async (n) => {
+            const out = await cli(n.port, '--scan', '--pattern', pattern);
+            return [n.port, out.split('\n').filter(Boolean)] as [number, string[]];
+          }),
+        ),
+      ),
+    url: `redis-cluster://${nodes.map((n) => `${n.host}:${n.port}`).join(',')}`,
+    nodes,
+    stop,
+  };
+}
