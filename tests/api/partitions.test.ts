@@ -94,10 +94,18 @@ describe('partition maintenance', () => {
     expect(latencies.length).toBeGreaterThan(3);
   });
 
-  it('is what the worker maintenance runs: weeks ahead made, past ones dropped', async () => {
+  it('is what the worker maintenance runs: weeks ahead made, past ones dropped, old mailbox messages deleted', async () => {
     const db = database.db;
     const old = new Date(Date.now() - 30 * WEEK);
     await ensurePartitions(db, old, new Date(old.getTime() + WEEK));
+    const mailbox = 'c'.repeat(32);
+    await sql`insert into targets (id, org_id, kind, name) values (${mailbox}, ${ws.orgId}, 'mailbox', 'm')`.execute(
+      db,
+    );
+    await sql`
+      insert into mailbox_messages (id, org_id, mailbox_id, state, payload_size, created_at, expires_at)
+      select md5(g::text), ${ws.orgId}, ${mailbox}, 'EXPIRED', 0, now() - make_interval(days => g), now()
+        from generate_series(1, 120) g`.execute(db);
     const logs: unknown[] = [];
     const logger = { info: (o: unknown) => logs.push(o) } as unknown as Parameters<typeof keepPartitions>[1];
     await keepPartitions(db, logger, 90 * 86400);
@@ -105,6 +113,12 @@ describe('partition maintenance', () => {
     expect(names).not.toContain(`events_p${weekStart(old).toISOString().slice(0, 10).replaceAll('-', '')}`);
     const ahead = weekStart(new Date(Date.now() + 7 * WEEK));
     expect(names).toContain(`events_p${ahead.toISOString().slice(0, 10).replaceAll('-', '')}`);
+    const days = await sql<{ d: number }>`
+      select (extract(epoch from now() - min(created_at)) / 86400)::int as d, count(*)::int as n
+        from mailbox_messages where mailbox_id = ${mailbox}`.execute(db);
+    // Messages from 1 to 120 days old: those before the boundary (00:00 UTC of 90 days ago) are gone.
+    expect(days.rows[0]?.d).toBeLessThanOrEqual(91);
+    expect(days.rows[0]?.d).toBeGreaterThanOrEqual(89);
     expect(logs).toHaveLength(1);
   });
 });

@@ -1,8 +1,10 @@
 // Record retention, run with the maintenance 'retention' task: the weekly partitions of events,
 // attempts and usage records are made AHEAD weeks in advance and dropped whole once past
-// EVENT_RETENTION_SECONDS, and the counters of the days they held go with them. Inserts never wait
+// EVENT_RETENTION_SECONDS, and the counters of the days they held go with them; mailbox messages
+// (not partitioned: far fewer) older than the same boundary are deleted in batches. Inserts never wait
 // on it (repos/partitions.ts says which locks it takes); how long each step took is logged.
 import {
+  deleteOldMailboxMessages,
   dropExpiredPartitions,
   ensurePartitions,
   pruneAttemptRollups,
@@ -23,10 +25,19 @@ export async function keepPartitions(
   const started = performance.now();
   const made = await ensurePartitions(db, now, new Date(now.getTime() + AHEAD_MS));
   const dropped = await dropExpiredPartitions(db, now, retentionSeconds);
-  const pruned = await pruneAttemptRollups(db, retentionBoundary(now, retentionSeconds));
-  if (made.length + dropped.length + pruned > 0)
+  const boundary = retentionBoundary(now, retentionSeconds);
+  const pruned = await pruneAttemptRollups(db, boundary);
+  // Up to 20 batches of 1000 per run; a larger backlog is caught up on the next runs.
+  const messages = await deleteOldMailboxMessages(db, boundary, 1000, 20);
+  if (made.length + dropped.length + pruned + messages > 0)
     logger.info(
-      { made, dropped, prunedRollupRows: pruned, ms: Math.round(performance.now() - started) },
+      {
+        made,
+        dropped,
+        prunedRollupRows: pruned,
+        deletedMailboxMessages: messages,
+        ms: Math.round(performance.now() - started),
+      },
       'event partitions kept',
     );
 }

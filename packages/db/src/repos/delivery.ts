@@ -158,7 +158,7 @@ export async function loadDeliveryWorkMany(db: Db, eventIds: string[]): Promise<
       .selectFrom('events as e')
       .innerJoin('targets as t', 't.id', 'e.target_id')
       .select(deliveryWorkColumns)
-      .where('e.id', 'in', ids);
+      .where('e.id', '=', sql<string>`any(${ids}::text[])`);
     if (range) q = q.where('e.created_at', '>=', range.from).where('e.created_at', '<', range.to);
     return q.execute();
   };
@@ -190,27 +190,33 @@ export interface AttemptRecord {
 
 /**
  * Logs attempts and moves their items, in one statement (so one round trip, committed whole): a
- * multi-row insert of the attempts in a CTE and one UPDATE ... FROM (VALUES ...) of the items. Each
+ * multi-row insert of the attempts in a CTE and one UPDATE ... FROM unnest(...) of the items. Each
  * move applies only if its item is still where the attempt found it (same attempt count, still
  * pending), so a duplicate job running the same attempt concurrently cannot move it twice. Returns, per
  * record, whether it moved its item.
  */
 export async function recordAttempts(db: Db, records: AttemptRecord[]): Promise<boolean[]> {
   if (records.length === 0) return [];
-  const logged = db.insertInto('delivery_attempts').values(records.map((r) => r.attempt));
-  const rows = records.map((r) => {
-    const o = r.outcome;
-    return sql`(${r.attempt.event_id}::text, ${r.expectedAttemptCount}::int, ${o.status}::text, ${r.attempt.attempted_at}::timestamptz,
-      ${o.status === 'RETRYING' ? o.nextAttemptAt : null}::timestamptz,
-      ${o.status === 'EXPIRED' || o.status === 'FAILED' ? o.reason : null}::text)`;
-  });
+  // Each column travels as one array: the statement is the same text whatever the batch size.
+  const col = <T>(f: (r: AttemptRecord) => T) => records.map(f);
+  const a = (f: (x: NewDeliveryAttempt) => unknown) => col((r) => f(r.attempt) ?? null);
   const bounds = spanOf(
-    records.map(({ eventCreatedAt: t }) =>
+    col(({ eventCreatedAt: t }) =>
       t ? { from: new Date(t.getTime() - 1000), to: new Date(t.getTime() + 1000) } : null,
     ),
   );
   const moved = await sql<{ id: string }>`
-    with logged as (${logged})
+    with logged as (
+      insert into delivery_attempts (id, event_id, org_id, target_id, attempt_number, status_code, duration_ms,
+                                     attempted_at, response_body, error, a2a_task_id, a2a_task_state,
+                                     retry_after, next_attempt_at)
+      select * from unnest(${a((x) => x.id)}::text[], ${a((x) => x.event_id)}::text[], ${a((x) => x.org_id)}::text[],
+                           ${a((x) => x.target_id)}::text[], ${a((x) => x.attempt_number)}::int[],
+                           ${a((x) => x.status_code)}::int[], ${a((x) => x.duration_ms)}::int[],
+                           ${a((x) => x.attempted_at)}::timestamptz[], ${a((x) => x.response_body)}::text[],
+                           ${a((x) => x.error)}::text[], ${a((x) => x.a2a_task_id)}::text[],
+                           ${a((x) => x.a2a_task_state)}::text[], ${a((x) => x.retry_after)}::text[],
+                           ${a((x) => x.next_attempt_at)}::timestamptz[]))
     update events e set
       status = v.status,
       attempt_count = v.expected + 1,
@@ -219,7 +225,11 @@ export async function recordAttempts(db: Db, records: AttemptRecord[]): Promise<
       delivered_at = case when v.status = 'DELIVERED' then now() else null end,
       final_reason = v.final_reason,
       updated_at = now()
-    from (values ${sql.join(rows)}) as v(id, expected, status, attempted_at, next_attempt_at, final_reason)
+    from unnest(${col((r) => r.attempt.event_id)}::text[], ${col((r) => r.expectedAttemptCount)}::int[],
+                ${col((r) => r.outcome.status)}::text[], ${a((x) => x.attempted_at)}::timestamptz[],
+                ${col((r) => (r.outcome.status === 'RETRYING' ? r.outcome.nextAttemptAt : null))}::timestamptz[],
+                ${col((r) => (r.outcome.status === 'EXPIRED' || r.outcome.status === 'FAILED' ? r.outcome.reason : null))}::text[])
+      as v(id, expected, status, attempted_at, next_attempt_at, final_reason)
     where e.id = v.id and e.attempt_count = v.expected and e.status in ('QUEUED', 'RETRYING')
       ${bounds ? sql`and e.created_at >= ${bounds.from} and e.created_at < ${bounds.to}` : sql``}
     returning e.id`.execute(db);

@@ -33,6 +33,33 @@ export async function expireMailboxMessages(db: Db, batch: number, maxBatches: n
 }
 
 /**
+ * Record retention for mailboxes: messages created before `before` (long expired or acknowledged) are
+ * deleted, `batch` rows per statement found per mailbox through (mailbox_id, created_at), at most
+ * `maxBatches` statements per call. Returns how many were deleted.
+ */
+export async function deleteOldMailboxMessages(
+  db: Db,
+  before: Date,
+  batch: number,
+  maxBatches: number,
+): Promise<number> {
+  let total = 0;
+  for (let i = 0; i < maxBatches; i++) {
+    const r = await sql`
+      delete from mailbox_messages where id in (
+        select m.id from targets t
+          cross join lateral (select id from mailbox_messages m
+                               where m.mailbox_id = t.id and m.created_at < ${before} limit ${batch}) m
+         where t.kind = 'mailbox'
+         limit ${batch})`.execute(db);
+    const n = Number(r.numAffectedRows ?? 0);
+    total += n;
+    if (n < batch) break;
+  }
+  return total;
+}
+
+/**
  * FOR THE OPERATOR'S METRICS ONLY (no tenant sees it): stored UNREAD and CLAIMED messages across every
  * organization. Bounded: each count stops at `cap` rows and the statement at `timeoutMs`, so a scrape
  * costs little even with a huge backlog. A CLAIMED message whose lease has lapsed still counts as
