@@ -9,7 +9,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { sql } from 'kysely';
-import { partitionMaintenance } from './scale/partitions.ts';
+import { partitionMaintenance, weekStart } from './scale/partitions.ts';
 import { timeReads } from './scale/reads.ts';
 import { EVENT_TYPES, seedEvents, totalRows } from './scale/seed.ts';
 import { startScaleStack } from './scale/stack.ts';
@@ -102,6 +102,11 @@ const eventRows = Number(counted.rows[0]?.n ?? 0);
 const mainBytes = store.tables.reduce((s, t) => s + t.bytes, 0);
 const rollupBytes = store.rollups.reduce((s, t) => s + t.bytes, 0);
 const bytesPerEvent = (mainBytes + rollupBytes) / Math.max(1, eventRows);
+// The weeks before this one hold seeded events only (ingest wrote this week's): bytes per seeded event.
+const older = await storage(db, (f) => f !== null && f < weekStart(now));
+const perSeeded = Object.fromEntries(
+  older.tables.filter((t) => t.rows > 0).map((t) => [t.table, Math.round(t.bytes / t.rows)]),
+);
 
 await stack.stop();
 
@@ -128,6 +133,7 @@ const result = {
     ...store,
     eventRows,
     bytesPerEvent,
+    bytesPerSeededRow: perSeeded,
     rowsPerDay: seeded.rows / DAYS,
   },
 };
@@ -185,5 +191,12 @@ console.log(
     `${Math.round(seeded.rows / DAYS).toLocaleString('en')} events a day seeded (each with an attempt and a usage record); ` +
     `at 1 item/s: 86,400 rows a day in each table, ${mb(bytesPerEvent * 86_400)} a day`,
 );
+if (Object.keys(perSeeded).length > 0)
+  console.log(
+    `per seeded row, in the weeks before this one (no ingested rows): ` +
+      Object.entries(perSeeded)
+        .map(([t, b]) => `${t} ${b} bytes`)
+        .join(', '),
+  );
 console.log(`\nwritten to ${file}`);
 process.exit(0);

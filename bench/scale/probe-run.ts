@@ -35,6 +35,7 @@ export function startProbe(o: { url: string; key: string; targets: string[]; rat
     for (const l of lines) samples.push(l.split(' ').map(Number) as Sample);
   });
   const closed = new Promise((r) => child.once('close', r));
+  process.once('exit', () => child.kill('SIGTERM'));
   return {
     samples,
     async stop() {

@@ -1,10 +1,11 @@
 // What both scale benchmarks start: a fresh database of their own (bench/setup.ts startBench), the
 // measured organization with 20 webhook targets, 5 other organizations with 4 targets each, and the
 // ingest and api services as processes. No worker runs: the seeded events are settled already, and
-// what ingestion enqueues stays queued until stop() removes the queues.
+// what ingestion enqueues stays queued until stop() removes the queues. stop() drops the database too.
 import type { Db } from '@evds/db';
 import { createProducer, createRedis } from '@evds/queue';
 import { spawnService, type ServiceProcess } from '@evds/testkit';
+import pg from 'pg';
 import { insertWebhookTarget, provision, startBench, type Bench } from '../setup.ts';
 
 export const MAIN_TARGETS = 20;
@@ -46,7 +47,7 @@ export async function startScaleStack(
   const ingest = await spawnService('ingest', env);
   // The API's per-key rate limit is a policy, not capacity: raised so the timed reads never answer 429.
   const api = o.api ? await spawnService('api', { ...env, API_RATE_LIMIT: '1000000000' }) : null;
-  return {
+  const stack: ScaleStack = {
     bench,
     db,
     main: { orgId: ws.orgId, apiKey: ws.apiKey, targets },
@@ -67,7 +68,23 @@ export async function startScaleStack(
       await producer.close();
       redis.disconnect();
       await db.destroy();
+      // Tens of gigabytes after a full run: dropped unless SCALE_KEEP_DB=1 (to look into it afterwards).
+      if (process.env.SCALE_KEEP_DB !== '1') {
+        const admin = new pg.Client({ connectionString: `${bench.backing.postgresUrl}/postgres` });
+        await admin.connect();
+        await admin.query(`drop database if exists ${database} with (force)`);
+        await admin.end();
+      }
       await bench.backing.stop();
     },
   };
+  // A run that fails half-way still stops its services, removes its queues and drops its database.
+  process.once('uncaughtException', (err) => {
+    console.error(err);
+    void stack
+      .stop()
+      .catch((e: unknown) => console.error(e))
+      .finally(() => process.exit(1));
+  });
+  return stack;
 }
