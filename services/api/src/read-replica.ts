@@ -3,7 +3,6 @@
 import type { ApiConfig } from '@evds/config';
 import { createDb, type Db } from '@evds/db';
 import { probeAll, type BackingChecks, type HealthReport } from '@evds/runtime';
-import type { RequestHandler } from 'express';
 import { sql } from 'kysely';
 
 /** The replica's pool, sized and time-limited as the primary's; undefined without DATABASE_READ_URL. */
@@ -29,26 +28,5 @@ export function apiHealth(backing: BackingChecks, readDb: Db | undefined): () =>
       readDb ? probeAll({ postgres_replica: () => sql`select 1`.execute(readDb) }) : undefined,
     ]);
     return { ok: required.ok, checks: { ...required.checks, ...replica?.checks } };
-  };
-}
-
-/** GET /health on the public port, answered as @evds/http's healthHandler answers, from `report`. */
-export function healthRoute(report: () => Promise<HealthReport>): RequestHandler {
-  return async (_req, res) => {
-    const { ok, checks } = await report();
-    if (ok) {
-      res.json({ status: 'ok', checks });
-      return;
-    }
-    const down = Object.keys(checks).filter((k) => checks[k] === 'down');
-    res
-      .status(503)
-      .set('Retry-After', '5')
-      .json({
-        status: 'unavailable',
-        error: `${down.join(' and ')} unavailable`,
-        code: 'unavailable',
-        checks,
-      });
   };
 }

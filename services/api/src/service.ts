@@ -6,6 +6,7 @@ import {
   buildOpenApiDocument,
   openApiRoute,
   createAuthFailureLimit,
+  healthReportHandler,
   createHttpApp,
   createRateLimiter,
   dbCredentialStore,
@@ -35,7 +36,7 @@ import { ingestRouteDocs } from '@evds/ingest-core';
 import { endpointRoutes, signingSecretRoutes, targetRoutes } from '@evds/targets';
 import { Router } from 'express';
 import { sql } from 'kysely';
-import { apiHealth, createReadDb, healthRoute } from './read-replica.ts';
+import { apiHealth, createReadDb } from './read-replica.ts';
 
 export interface ApiService extends Service {
   /** The port actually listened on (useful with PORT=0). */
@@ -143,7 +144,7 @@ export function createApiService(cfg: ApiConfig): ApiService {
   const backing = { postgres: () => sql`select 1`.execute(db), redis: () => redis.ping() };
   const health = apiHealth(backing, readDb);
   const router = Router();
-  router.get('/health', healthRoute(health));
+  router.get('/health', healthReportHandler(health));
   router.use(
     mountRoutes(routes, {
       credentials: dbCredentialStore(db),
