@@ -64,14 +64,27 @@ export async function listEvents(
       sql<SqlBool>`(created_at, id) < (${cursor.created_at}::timestamptz, ${cursor.id}::text)`,
     );
   }
-  const [events, total] = await Promise.all([
-    rows
-      .select(['id', 'target_id', 'event_type', 'status', 'created_at', 'test'])
+  const ordered = <T extends typeof rows>(x: T) =>
+    x
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .limit(page.limit + 1)
-      .offset(page.offset)
-      .execute(),
+      .offset(page.offset);
+  const summary = ['id', 'target_id', 'event_type', 'status', 'created_at', 'test'] as const;
+  const [events, total] = await Promise.all([
+    page.offset === 0
+      ? ordered(rows).select(summary).execute()
+      : // Deep pages skip the offset over index entries alone (an index-only scan), then read the rows shown.
+        db
+          .selectFrom('events as e')
+          .innerJoin(ordered(rows).select(['id', 'created_at']).as('p'), (j) =>
+            j.onRef('e.id', '=', 'p.id').onRef('e.created_at', '=', 'p.created_at'),
+          )
+          .select(summary.map((c) => `e.${c}` as const))
+          .where('e.org_id', '=', orgId)
+          .orderBy('e.created_at', 'desc')
+          .orderBy('e.id', 'desc')
+          .execute(),
     countedTotal(db, orgId, filter, visibleFrom).then(
       async (n) =>
         n ?? Number((await q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n),
