@@ -24,6 +24,7 @@ import {
   runLoad,
   startBench,
   startReceiver,
+  timeOrderedIdSql,
 } from './setup.ts';
 import { targetRows, throughputTargets } from './targets.ts';
 
@@ -66,7 +67,7 @@ const payload = JSON.stringify({
 await sql`
   with e as (
     insert into events (id, org_id, target_id, target_kind, event_type, status, payload, payload_size, next_attempt_at)
-    select md5(random()::text || g::text), ${ws.orgId}, (${sql.val(targetIds)}::text[])[1 + g % ${TARGETS}], 'webhook', 'bench.event', 'QUEUED',
+    select ${sql.raw(timeOrderedIdSql('g'))}, ${ws.orgId}, (${sql.val(targetIds)}::text[])[1 + g % ${TARGETS}], 'webhook', 'bench.event', 'QUEUED',
            convert_to(${payload}, 'UTF8'), ${payload.length}, now() + interval '1 hour'
     from generate_series(1, ${DRAIN}) g
     returning id, org_id)
@@ -124,7 +125,7 @@ const script = join(bench.tlsDir, 'insert.sql');
 writeFileSync(
   script,
   `with e as (insert into events (id, org_id, target_id, target_kind, event_type, status, payload, payload_size, next_attempt_at)
-   values (md5(random()::text || clock_timestamp()::text), :org, :target, 'webhook', 'bench.event', 'QUEUED', convert_to(:payload, 'UTF8'), ${payload.length}, now())
+   values (${timeOrderedIdSql('clock_timestamp()')}, :org, :target, 'webhook', 'bench.event', 'QUEUED', convert_to(:payload, 'UTF8'), ${payload.length}, now())
    returning id, org_id)
  insert into usage_records (org_id, item_id, item_kind) select org_id, id, 'webhook' from e;\n`,
 );

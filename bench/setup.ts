@@ -235,3 +235,10 @@ export function printTable(rows: string[][]): void {
   const w = (rows[0] ?? []).map((_, i) => Math.max(...rows.map((r) => r[i]?.length ?? 0)));
   for (const r of rows) console.log(r.map((c, i) => (i < r.length - 1 ? c.padEnd(w[i] ?? 0) : c)).join('  '));
 }
+
+/**
+ * SQL for an id as newId makes them (12 hex digits of the time in ms, then 20 random ones), so seeded
+ * and pgbench rows land in indexes and partitions as the service's own do. `salt` varies the random part.
+ */
+export const timeOrderedIdSql = (salt: string): string =>
+  `lpad(to_hex((extract(epoch from clock_timestamp()) * 1000)::bigint), 12, '0') || substr(md5(random()::text || (${salt})::text), 1, 20)`;

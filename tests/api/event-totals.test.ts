@@ -4,7 +4,7 @@
 // API, and under record retention: events older than the boundary (00:00 UTC of now - retention) are
 // neither listed, counted, shown nor replayed, before and after their partitions are dropped.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { dropExpiredPartitions, listPartitions } from '@evds/db';
+import { compactEventCounts, dropExpiredPartitions, listPartitions } from '@evds/db';
 import { seedWorkspace, startTestApi, type TestApi, type TestWorkspace } from '@evds/testkit';
 import { sql } from 'kysely';
 import { boundary, countRows, filtersOf, query, seedEvents, type Filter } from './event-store-kit.ts';
@@ -112,6 +112,33 @@ describe('exact totals from the counters', () => {
       expect(replay.status).toBe(404);
       expect((await list(ws, {}, `&after=${id}`)).status).toBe(400);
     }
+  });
+});
+
+describe('folding the counters of past buckets', () => {
+  it('leaves one row per past bucket and every total as it was', async () => {
+    const db = api.database.db;
+    const shardRows = async () =>
+      Number(
+        (
+          await sql<{ n: string }>`
+            select (select count(*) from event_rollup where shard <> 0 and bucket + grain * interval '1 second' <= now())
+                 + (select count(*) from event_target_counts where shard <> 0 and day + interval '1 day' <= now())
+                 + (select count(*) from event_type_counts where shard <> 0 and day + interval '1 day' <= now()) as n`.execute(
+            db,
+          )
+        ).rows[0]?.n,
+      );
+    expect(await shardRows()).toBeGreaterThan(0);
+    const totals = await Promise.all(filtersOf(targets).map(async (f) => (await list(ws, f)).body.total));
+    const stats = (await api.request('/api/v1/stats?window=7d', { key: ws.apiKey })).body;
+    expect(await compactEventCounts(db, new Date(), 97)).toBeGreaterThan(0);
+    expect(await shardRows()).toBe(0);
+    expect(await Promise.all(filtersOf(targets).map(async (f) => (await list(ws, f)).body.total))).toEqual(
+      totals,
+    );
+    expect((await api.request('/api/v1/stats?window=7d', { key: ws.apiKey })).body).toEqual(stats);
+    await expectExactTotals(ws, targets);
   });
 });
 

@@ -12,7 +12,7 @@
 // still visible, exactly the events a list shows (repos/event-counts.ts).
 import { sql, type Kysely } from 'kysely';
 
-const SHARDS = 8;
+const SHARDS = 64;
 const statuses = ['QUEUED', 'DELIVERED', 'FAILED', 'RETRYING', 'EXPIRED', 'REPLAYED'] as const;
 const col = (s: string) => s.toLowerCase();
 const counters = statuses.map(col);

@@ -74,3 +74,57 @@ export async function eventStatusCounts(
   >;
   return { since: from, byStatus };
 }
+
+const statusColumns = eventStatuses.map((s) => s.toLowerCase());
+const compactions = [
+  {
+    table: 'event_rollup',
+    key: ['org_id', 'grain', 'bucket'],
+    counters: statusColumns,
+    ended: "bucket + grain * interval '1 second'",
+  },
+  {
+    table: 'event_target_counts',
+    key: ['org_id', 'target_id', 'day'],
+    counters: statusColumns,
+    ended: "day + interval '1 day'",
+  },
+  {
+    table: 'event_type_counts',
+    key: ['org_id', 'event_type', 'target_id', 'day'],
+    counters: ['n'],
+    ended: "day + interval '1 day'",
+  },
+];
+
+/**
+ * Folds the shard rows of buckets that ended before `before` into shard 0, `batch` rows per statement
+ * (each its own short transaction), so a read of the past adds up one row per bucket whatever the
+ * number of writers was. A late change to such a bucket (a retry, a replay) makes a shard row again,
+ * folded on a later run; a writer and the fold never lose a count (the fold deletes and adds in one
+ * statement, and a writer waiting on a folded row inserts it anew). Returns the rows folded.
+ */
+export async function compactEventCounts(db: Db, before: Date, batch = 5000): Promise<number> {
+  let total = 0;
+  for (const c of compactions) {
+    const key = c.key.join(', ');
+    const sums = c.counters.map((x) => `sum(${x})`).join(', ');
+    const add = c.counters.map((x) => `${x} = t.${x} + excluded.${x}`).join(', ');
+    for (let n = batch; n === batch;) {
+      const r = await sql<{ n: string }>`
+        with moved as (
+          delete from ${sql.table(c.table)} where ctid = any(array(
+            select ctid from ${sql.table(c.table)}
+             where shard <> 0 and ${sql.raw(c.ended)} <= ${before} limit ${batch}))
+          returning *),
+        folded as (
+          insert into ${sql.table(c.table)} as t (${sql.raw(key)}, shard, ${sql.raw(c.counters.join(', '))})
+          select ${sql.raw(key)}, 0, ${sql.raw(sums)} from moved group by ${sql.raw(key)} order by ${sql.raw(key)}
+          on conflict (${sql.raw(key)}, shard) do update set ${sql.raw(add)})
+        select count(*) as n from moved`.execute(db);
+      n = Number(r.rows[0]?.n ?? 0);
+      total += n;
+    }
+  }
+  return total;
+}
