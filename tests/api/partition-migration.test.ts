@@ -23,15 +23,15 @@ const counts = ['events', 'delivery_attempts', 'usage_records', 'usage_monthly']
 let before: Record<string, number>;
 let monthly: unknown[];
 
-const countAll = async () =>
-  Object.fromEntries(
-    await Promise.all(
-      counts.map(async (t) => [
-        t,
-        Number((await sql<{ n: string }>`select count(*) as n from ${sql.table(t)}`.execute(db)).rows[0]?.n),
-      ]),
-    ),
+const countAll = async (): Promise<Record<string, number>> => {
+  const entries = await Promise.all(
+    counts.map(async (t): Promise<[string, number]> => {
+      const r = await sql<{ n: string }>`select count(*) as n from ${sql.table(t)}`.execute(db);
+      return [t, Number(r.rows[0]?.n)];
+    }),
   );
+  return Object.fromEntries(entries);
+};
 
 beforeAll(async () => {
   admin = createDb({ url: `${server}/postgres`, poolSize: 1 });
@@ -39,7 +39,7 @@ beforeAll(async () => {
   db = createDb({ url: `${server}/${name}`, poolSize: 2 });
   const migrator = new Migrator({ db, provider: migrationProvider });
   const to = await migrator.migrateTo('2026-11-26T0900-test-items');
-  if (to.error) throw to.error;
+  if (to.error) throw new Error('could not migrate to the step before', { cause: to.error });
   ws = await seedWorkspace(db);
   await sql`insert into targets (id, org_id, kind, name, url) values (${target}, ${ws.orgId}, 'webhook', 't', 'https://127.0.0.1:9/')`.execute(
     db,
@@ -70,7 +70,8 @@ beforeAll(async () => {
   );
   await sql`update events set recovery_id = 'r1', source_event_id = md5('1') where id = md5('2')`.execute(db);
   before = await countAll();
-  monthly = (await sql`select * from usage_monthly order by 1, 2, 3`.execute(db)).rows;
+  monthly = (await sql<Record<string, unknown>>`select * from usage_monthly order by 1, 2, 3`.execute(db))
+    .rows;
   await migrateToLatest(db);
 }, 60_000);
 afterAll(async () => {
