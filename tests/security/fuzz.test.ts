@@ -14,15 +14,8 @@ import { loadIngestConfig } from '@evds/config';
 import type { OpenApiDocument } from '@evds/http';
 import { createIngestService, type IngestService } from '@evds/ingest';
 import { client, startTestApi, type TestApi } from '@evds/testkit';
-import {
-  hostileBody,
-  hostileHeaders,
-  hostileId,
-  hostileQuery,
-  QUERY_KEYS,
-  type HostileBody,
-  type HostileId,
-} from './hostile-inputs.ts';
+import { hostileBody, type HostileBody } from './hostile-inputs.ts';
+import { hostileHeaders, hostileId, hostileQuery, QUERY_KEYS, type HostileId } from './hostile-requests.ts';
 import { createOrgFixtures, mintSession, snapshotRows, type OrgFixtures } from './org-fixtures.ts';
 import { HangError, rawRequest, type RawRequest, type RawResponse } from './raw-http.ts';
 import { documentedOps, routeRequests, type DocumentedOp } from './route-table.ts';

@@ -2,13 +2,8 @@
 // injected on a schedule while it runs, a bounded wait for every committed item to settle, then the
 // reconciliation: overall, per fault (the requests sent while it lasted) and for the Postgres and
 // Redis outages.
-import {
-  injectFault,
-  type FaultName,
-  type FaultOptions,
-  type FaultStack,
-  type FaultWindow,
-} from './faults.ts';
+import { injectFault, type FaultName, type FaultOptions, type FaultWindow } from './fault-injection.ts';
+import type { FaultStack } from './faults.ts';
 import { startLoad, type LoadTarget, type RequestOutcome } from './load.ts';
 import {
   collectFacts,

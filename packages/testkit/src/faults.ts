@@ -1,8 +1,7 @@
 // The fault harness shared by tests/faults and bench/soak.ts: services as separate processes over a
 // private Postgres and a private Redis of their own (never the machine's shared servers, which other
-// test files use at the same time), a receiver whose answers can be made to fail, and the five faults
-// (worker SIGKILL, ingest replica SIGKILL, Redis restarted empty, Postgres stopped and started,
-// receiver failing half its requests).
+// test files use at the same time) and a receiver whose answers can be made to fail. The five faults
+// themselves are in fault-injection.ts.
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -237,95 +236,6 @@ export async function startFaultStack(opts: FaultStackOptions = {}): Promise<Fau
   } catch (err) {
     await cleanup();
     throw err;
-  }
-}
-
-export const FAULTS = [
-  'worker-kill',
-  'ingest-kill',
-  'redis-restart-empty',
-  'postgres-outage',
-  'receiver-failures',
-] as const;
-export type FaultName = (typeof FAULTS)[number];
-
-export interface FaultWindow {
-  name: FaultName;
-  startedAt: number;
-  endedAt: number;
-  /** Postgres and Redis: from the moment the server was stopped to the moment it was started again. */
-  outage?: { from: number; to: number };
-  /** Postgres only: what the management API answered (a read) while the database was down. */
-  apiProbe?: { status: number; retryAfter: string | null };
-  detail: string;
-}
-
-export interface FaultOptions {
-  /** How long Redis stays away before it starts again, empty. */
-  redisDownMs?: number;
-  postgresDownMs?: number;
-  receiverFailMs?: number;
-  receiverFailRate?: number;
-}
-
-/** Injects one fault and resolves once it is over (the replacement process ready, the server back). */
-export async function injectFault(
-  stack: FaultStack,
-  name: FaultName,
-  opts: FaultOptions = {},
-): Promise<FaultWindow> {
-  const startedAt = Date.now();
-  const done = (detail: string, extra: Pick<FaultWindow, 'outage' | 'apiProbe'> = {}): FaultWindow => ({
-    name,
-    startedAt,
-    endedAt: Date.now(),
-    detail,
-    ...extra,
-  });
-  switch (name) {
-    case 'worker-kill': {
-      const old = stack.worker;
-      stack.worker = await stack.respawn(old);
-      return done(`delivery worker pid ${old.child.pid} SIGKILLed, pid ${stack.worker.child.pid} started`);
-    }
-    case 'ingest-kill': {
-      // The oldest replica; its successor goes last, so repeated kills take each replica in turn.
-      const old = stack.ingest.shift();
-      if (!old) throw new Error('no ingest replica');
-      // The load balancer stops routing to the replica as it dies; requests in flight there are cut.
-      const fresh = await stack.respawn(old);
-      stack.ingest.push(fresh);
-      return done(`ingest pid ${old.child.pid} SIGKILLed, pid ${fresh.child.pid} started`);
-    }
-    case 'redis-restart-empty': {
-      await stack.redis.stop();
-      const from = Date.now();
-      await stack.redis.wipe();
-      await sleep(Math.max(0, from + (opts.redisDownMs ?? 1500) - Date.now()));
-      const to = Date.now();
-      await stack.redis.start();
-      return done(`redis down ${to - from} ms, restarted with no data`, { outage: { from, to } });
-    }
-    case 'postgres-outage': {
-      await stack.postgres.stop();
-      const from = Date.now();
-      const probe = await client(stack.api.url)('/api/v1/targets', { key: stack.ws.apiKey });
-      const apiProbe = { status: probe.status, retryAfter: probe.headers.get('retry-after') };
-      await sleep(Math.max(0, from + (opts.postgresDownMs ?? 4000) - Date.now()));
-      const to = Date.now();
-      await stack.postgres.start();
-      return done(
-        `postgres down ${to - from} ms (back after ${Date.now() - startedAt} ms), api answered ${apiProbe.status}`,
-        { outage: { from, to }, apiProbe },
-      );
-    }
-    case 'receiver-failures': {
-      const rate = opts.receiverFailRate ?? 0.5;
-      stack.receiver.setFailureRate(rate);
-      await sleep(opts.receiverFailMs ?? 6000);
-      stack.receiver.setFailureRate(0);
-      return done(`receiver failed ${Math.round(rate * 100)}% of requests for ${Date.now() - startedAt} ms`);
-    }
   }
 }
 

@@ -8,6 +8,7 @@ export * from './stack.ts';
 export * from './tls.ts';
 export * from './workspace.ts';
 export * from './faults.ts';
+export * from './fault-injection.ts';
 export * from './fault-run.ts';
 export * from './load.ts';
 export * from './reconcile.ts';
