@@ -2,7 +2,7 @@
 // result line. closed: N connections each sending as soon as its last answer came; open: a fixed
 // rate, latency measured from each request's scheduled send time (so queueing delay counts).
 import { parseArgs } from 'node:util';
-import { Pool } from 'undici';
+import { ingestPool, ingestItem } from './ingest-request.ts';
 
 const { values: o } = parseArgs({
   options: {
@@ -18,21 +18,8 @@ const { values: o } = parseArgs({
 });
 const targets = (o.targets ?? '').split(',');
 const seconds = Number(o.seconds);
-const pool = new Pool(o.url ?? '', {
-  connections: Number(o.connections),
-  pipelining: 1,
-  keepAliveTimeout: 60_000,
-});
-const headers = {
-  authorization: `Bearer ${o.key}`,
-  'content-type': 'application/json',
-  'x-event-type': 'bench.event',
-};
-const body = JSON.stringify({
-  event_type: 'bench.event',
-  order: { id: 12345, items: [{ sku: 'A-1', qty: 2 }], total: '19.90' },
-  note: 'x'.repeat(120),
-});
+const pool = ingestPool(o.url ?? '', Number(o.connections));
+const { headers, body } = ingestItem(o.key ?? '', 'bench.event');
 
 const latencies: number[] = [];
 const sent: Record<string, number> = {};

@@ -8,8 +8,8 @@
 // Run: ./scripts/bench.sh scale (pnpm bench:scale); SCALE_EVENTS=200000 for a quick run.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
+import { weekStart } from '@evds/db';
 import { sql } from 'kysely';
-import { partitionMaintenance, weekStart } from './scale/partitions.ts';
 import { timeReads } from './scale/reads.ts';
 import { EVENT_TYPES, seedEvents, totalRows } from './scale/seed.ts';
 import { startScaleStack } from './scale/stack.ts';
@@ -33,7 +33,6 @@ const log = (m: string) => process.stderr.write(`scale: ${m}\n`);
 
 const stack = await startScaleStack('evds_bench_scale', log, { api: true });
 const { db, main } = stack;
-log(partitionMaintenance ? 'partitioned schema: ensurePartitions found' : 'event tables not partitioned');
 
 const load = (args: string[]) =>
   runLoad({ url: stack.ingest.url, key: main.apiKey, targets: main.targets, seconds: INGEST_SECONDS }, args);
@@ -114,7 +113,7 @@ await stack.stop();
 const result = {
   at: new Date().toISOString(),
   machine: { cpus: cpus().length, node: process.version },
-  events: { main: seeded.mainRows, all: seeded.rows, days: DAYS, partitioned: partitionMaintenance !== null },
+  events: { main: seeded.mainRows, all: seeded.rows, days: DAYS },
   seed: {
     seconds: seeded.seconds,
     eventsPerSecond: seeded.rows / seeded.seconds,
@@ -143,7 +142,7 @@ writeFileSync(file, JSON.stringify(result, null, 2));
 
 console.log(
   `\n${seeded.mainRows.toLocaleString('en')} events in one organization, ${seeded.rows.toLocaleString('en')} in all, ` +
-    `over ${DAYS} days (${partitionMaintenance ? 'partitioned' : 'not partitioned'}); ` +
+    `over ${DAYS} days (weekly partitions); ` +
     `${result.machine.cpus} cores, Node ${process.version}`,
 );
 console.log(

@@ -3,7 +3,7 @@
 // answer, "<scheduled send, epoch ms> <latency ms> <1 if 202 else 0>", so the benchmark can tell the
 // requests made during a maintenance call from the others. (bench/load.ts prints only totals.)
 import { parseArgs } from 'node:util';
-import { Pool } from 'undici';
+import { ingestPool, ingestItem } from '../ingest-request.ts';
 
 const { values: o } = parseArgs({
   options: {
@@ -15,21 +15,8 @@ const { values: o } = parseArgs({
   },
 });
 const targets = (o.targets ?? '').split(',');
-const pool = new Pool(o.url ?? '', {
-  connections: Number(o.connections),
-  pipelining: 1,
-  keepAliveTimeout: 60_000,
-});
-const headers = {
-  authorization: `Bearer ${o.key}`,
-  'content-type': 'application/json',
-  'x-event-type': 'order.created',
-};
-const body = JSON.stringify({
-  event_type: 'order.created',
-  order: { id: 12345, items: [{ sku: 'A-1', qty: 2 }], total: '19.90' },
-  note: 'x'.repeat(120),
-});
+const pool = ingestPool(o.url ?? '', Number(o.connections));
+const { headers, body } = ingestItem(o.key ?? '', 'order.created');
 
 let stopping = false;
 process.once('SIGTERM', () => (stopping = true));

@@ -1,26 +1,20 @@
 // The retention benchmark (SCALE_MODE=retention ./scripts/bench.sh scale): weeks of traffic at a
 // compressed clock. Day by simulated day (SCALE_SIM_DAYS, default 56) it inserts a day's events in SQL
 // (SCALE_DAY_EVENTS, default 100,000 for the main organization plus 10% for others, each with an
-// attempt and a usage record), drops payloads past payload retention (the maintenance's
-// dropExpiredPayloads), vacuums the rollup tables, then runs the partition maintenance at the
-// simulated time (ensurePartitions, dropExpiredPartitions with record retention SCALE_RETENTION_DAYS,
-// default 14, and the attempt rollups' pruning at the same boundary) and prints the sizes: they stop
-// growing once retention is reached. Meanwhile a probe posts items to the real ingest service at
+// attempt and a usage record), drops payloads past payload retention, vacuums the rollup tables, then
+// runs the partition maintenance at the simulated time (record retention SCALE_RETENTION_DAYS, default
+// 14), both as the worker's retention task runs them (dropPayloads, keepPartitions), and prints the
+// sizes: they stop growing once retention is reached. Meanwhile a probe posts items to the real ingest service at
 // SCALE_PROBE_RATE (default 200/s); its latency is printed for the requests in flight during each
 // maintenance call, during a quiet second before it, and over the whole run by phase.
 // The probe's items land at the real time. The simulated days end before the current week, so they
 // fill its partition alone ("live"), which the simulated clock never drops; the table columns leave
 // it out, the database column holds everything.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dropExpiredPayloads } from '@evds/db';
+import { weekStart } from '@evds/db';
+import { dropPayloads, keepPartitions } from '@evds/delivery';
 import { sql } from 'kysely';
 import { printTable, r1, root } from '../setup.ts';
-import {
-  partitionMaintenance,
-  pruneAttemptRollupsIfAny,
-  retentionBoundary,
-  weekStart,
-} from './partitions.ts';
 import { latencies, shown, startProbe, summary, type LatencySummary, type Window } from './probe-run.ts';
 import { seedEvents } from './seed.ts';
 import { startScaleStack } from './stack.ts';
@@ -43,8 +37,8 @@ const stack = await startScaleStack('evds_bench_retention', log, {
   },
 });
 const { db, main } = stack;
-if (!partitionMaintenance)
-  log('no partition maintenance in this schema: nothing is dropped, the sizes keep growing');
+// keepPartitions reports what it did to the benchmark, not to a log.
+const quiet = { info: () => undefined } as unknown as Parameters<typeof keepPartitions>[1];
 const probe = startProbe({
   url: stack.ingest.url,
   key: main.apiKey,
@@ -121,8 +115,9 @@ for (let d = 0; d < SIM_DAYS; d++) {
     }),
   );
   await phase(d, 'payloads', async () => {
+    // A simulated day's payloads may take more than one run of 100,000.
     const before = new Date(simNow.getTime() - PAYLOAD_DAYS * DAY);
-    for (let i = 0; i < 200 && (await dropExpiredPayloads(db, before, 5000)) === 5000; i++);
+    for (let i = 0; i < 20 && (await dropPayloads(db, before)) === 100_000; i++);
   });
   // Autovacuum visits a table about once a minute at most, many times in a real day but hardly once
   // in a simulated one: the rollups' dead rows (their counters are updated in place) are vacuumed here
@@ -136,15 +131,10 @@ for (let d = 0; d < SIM_DAYS; d++) {
   let rollupRowsPruned = 0;
   const maintenanceStart = performance.now();
   const dropped = await phase(d, 'partitions', async () => {
-    if (!partitionMaintenance) return [];
     try {
-      await partitionMaintenance.ensurePartitions(db, dayStart, new Date(simNow.getTime() + 28 * DAY));
-      const names = await partitionMaintenance.dropExpiredPartitions(db, simNow, RETENTION_DAYS * 86_400);
-      rollupRowsPruned = await pruneAttemptRollupsIfAny(
-        db,
-        retentionBoundary(simNow, RETENTION_DAYS * 86_400),
-      );
-      return names;
+      const upkeep = await keepPartitions(db, quiet, RETENTION_DAYS * 86_400, simNow);
+      rollupRowsPruned = upkeep.prunedRollupRows;
+      return upkeep.dropped;
     } catch (err) {
       error = err instanceof Error ? err.message : String(err);
       return [];
@@ -219,7 +209,6 @@ const result = {
     retentionDays: RETENTION_DAYS,
     payloadDays: PAYLOAD_DAYS,
   },
-  partitioned: partitionMaintenance !== null,
   probe: { rate: PROBE_RATE, requests: probe.samples.length, failed, liveRows: Number(liveRows.n) },
   days,
   ingestByPhase: byPhase,

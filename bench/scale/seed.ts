@@ -3,9 +3,8 @@
 // ingestion and delivery would have. Rows are written in time order (as they arrive in production),
 // ids are made like newId() (12 hex digits of created_at in ms, then 20 random hex digits), and the
 // rollup tables are left to their triggers, so every total stays exact.
-import type { Db } from '@evds/db';
+import { ensurePartitions, type Db } from '@evds/db';
 import { sql } from 'kysely';
-import { ensurePartitionsIfAny } from './partitions.ts';
 
 export const EVENT_TYPES = [
   'order.created',
@@ -62,7 +61,7 @@ export async function seedEvents(db: Db, plan: SeedPlan, log?: (m: string) => vo
   const targets = [...plan.main.targets, ...plan.others.flatMap((o) => o.targets)];
   // A sample id every `sampleEvery` rows: about 2,000 over the whole seeding.
   const sampleEvery = Math.max(1, Math.floor(total / 2000));
-  await ensurePartitionsIfAny(db, plan.from, new Date(plan.to.getTime() + 7 * 86_400_000));
+  await ensurePartitions(db, plan.from, new Date(plan.to.getTime() + 7 * 86_400_000));
 
   const started = performance.now();
   const result: SeedResult = { rows: 0, mainRows: 0, seconds: 0, sampleIds: [], correlationIds: [] };
