@@ -64,14 +64,17 @@ const specs: Spec[] = [
   },
 ];
 
+// A migration keeps its own copy of these two (repos/partitions.ts has the service's): what it did
+// must not change when the service's code does.
+
 /** Monday 00:00 UTC of the week holding `t`. */
-export function weekStart(t: Date): Date {
+function weekStart(t: Date): Date {
   const day = Date.UTC(t.getUTCFullYear(), t.getUTCMonth(), t.getUTCDate());
   const sinceMonday = (new Date(day).getUTCDay() + 6) % 7;
   return new Date(day - sinceMonday * 24 * 3600 * 1000);
 }
 
-export const partitionName = (table: string, from: Date): string =>
+const partitionName = (table: string, from: Date): string =>
   `${table}_p${from.toISOString().slice(0, 10).replaceAll('-', '')}`;
 
 async function partitionTable(db: Kysely<unknown>, s: Spec): Promise<void> {

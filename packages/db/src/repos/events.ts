@@ -23,6 +23,14 @@ export function idRange(id: string): { from: Date; to: Date } | null {
 }
 const DAY_MS = 86_400_000;
 
+/**
+ * Looks `id` up within the time its digits give, and, only if that finds nothing although they gave a
+ * time (an older random id that happens to read as one), once more across every partition.
+ */
+async function inItsPartition<T>(id: string, find: (ranged: boolean) => Promise<T | undefined>) {
+  return (await find(true)) ?? (idRange(id) ? await find(false) : undefined);
+}
+
 /** Events of the org by id, as `select` builds them, narrowed to the id's partition when it can be. */
 function byId(db: Db, orgId: string, id: string, visibleFrom: Date, ranged: boolean) {
   const range = ranged ? idRange(id) : null;
@@ -97,11 +105,11 @@ export async function listEvents(
 
 /** An event's place in the list order, kept in Postgres (microseconds; a Date keeps milliseconds). */
 async function eventPosition(db: Db, orgId: string, id: string, visibleFrom: Date) {
-  const find = (ranged: boolean) =>
+  return inItsPartition(id, (ranged) =>
     byId(db, orgId, id, visibleFrom, ranged)
       .select(['id', sql<string>`created_at::text`.as('created_at')])
-      .executeTakeFirst();
-  return (await find(true)) ?? (idRange(id) ? await find(false) : undefined);
+      .executeTakeFirst(),
+  );
 }
 
 export type EventDetail = Omit<Event, 'payload'> & { payload: Buffer | null };
@@ -113,9 +121,9 @@ export async function getEvent(
   eventId: string,
   visibleFrom: Date,
 ): Promise<EventDetail | undefined> {
-  const find = (ranged: boolean) =>
-    byId(db, orgId, eventId, visibleFrom, ranged).selectAll().executeTakeFirst();
-  return (await find(true)) ?? (idRange(eventId) ? await find(false) : undefined);
+  return inItsPartition(eventId, (ranged) =>
+    byId(db, orgId, eventId, visibleFrom, ranged).selectAll().executeTakeFirst(),
+  );
 }
 
 /**
