@@ -1,7 +1,5 @@
-import type { Cluster, Redis as Single } from 'ioredis';
+import type { Redis } from '@evds/queue';
 import { flowKeys, openCircuitsKey, type TargetRef } from './keys.ts';
-
-type Redis = Single | Cluster;
 
 export type CircuitState = 'closed' | 'open' | 'half_open';
 

@@ -1,9 +1,6 @@
-import type { Cluster, Redis as Single } from 'ioredis';
+import type { Redis } from '@evds/queue';
 import { flowKeys, openCircuitsKey, type TargetRef } from './keys.ts';
 import { ACQUIRE, RELEASE } from './scripts.ts';
-
-/** One Redis server or a Redis Cluster: every key a script touches carries its organization's hash tag. */
-type Redis = Single | Cluster;
 
 export interface FlowLimits {
   /** Attempts in flight per target, across every worker. */
