@@ -67,15 +67,18 @@ export async function startMetricsServer(
   };
 }
 
-/** The metrics server of a service, whose /health reports its Postgres and Redis. */
+/**
+ * The metrics server of a service, whose /health reports its Postgres and Redis, or what the service's
+ * own report says (the API's names its read replica too).
+ */
 export async function startServiceMetrics(
   registry: Registry,
   cfg: { METRICS_PORT: number; METRICS_HOST: string },
-  backing: BackingChecks,
+  health: BackingChecks | (() => Promise<HealthReport>),
   logger: Logger,
 ): Promise<MetricsServer> {
   const server = await startMetricsServer(registry, cfg.METRICS_PORT, cfg.METRICS_HOST, {
-    health: () => probeAll({ ...backing }),
+    health: typeof health === 'function' ? health : () => probeAll({ ...health }),
   });
   logger.info({ port: server.port }, 'metrics listening');
   return server;

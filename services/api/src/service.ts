@@ -22,7 +22,7 @@ import {
   registerMailboxGauges,
   registerTargetGauges,
   registerPoolGauges,
-  startMetricsServer,
+  startServiceMetrics,
   type MetricsServer,
 } from '@evds/metrics';
 import { createNetPolicy } from '@evds/netguard';
@@ -178,8 +178,7 @@ export function createApiService(cfg: ApiConfig): ApiService {
     routes,
     port: () => server?.port ?? 0,
     async start() {
-      metricsServer = await startMetricsServer(registry, cfg.METRICS_PORT, cfg.METRICS_HOST, { health });
-      logger.info({ port: metricsServer.port }, 'metrics listening');
+      metricsServer = await startServiceMetrics(registry, cfg, health, logger);
       await waitForBacking(backing, logger);
       server = await listen(app, cfg.PORT, cfg.HOST);
       logger.info({ port: server.port }, 'api listening');
