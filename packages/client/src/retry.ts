@@ -1,0 +1,67 @@
+// The client's one retry policy, wrapped around fetch. A call is retried only where repeating it cannot
+// do anything twice:
+// - 429 and 503 mean the service did nothing: retried for GET, HEAD, PUT and DELETE and for any request
+//   with an Idempotency-Key, waiting the Retry-After it sent (or a backoff when it sent none);
+// - a lost connection or reply may hide a request that was done: retried only for GET and HEAD and for
+//   requests with an Idempotency-Key, which the service answers with the first result.
+// Waits are bounded: a Retry-After longer than `maxDelayMs` is not waited for; the error goes to the caller.
+import { EvdsError } from './errors.ts';
+import { retryAfterSeconds } from './errors.ts';
+
+export interface RetryPolicy {
+  /** Attempts after the first (default 3; 0 turns retrying off). */
+  retries: number;
+  /** The longest single wait in ms (default 30,000), for Retry-After and backoff alike. */
+  maxDelayMs: number;
+  /** First backoff when the service sent no Retry-After, doubled each time (default 250 ms). */
+  baseDelayMs: number;
+}
+
+export const defaultRetryPolicy: RetryPolicy = { retries: 3, maxDelayMs: 30_000, baseDelayMs: 250 };
+
+const REFUSED = new Set([429, 503]);
+const UNCHANGED_ON_REFUSAL = new Set(['GET', 'HEAD', 'PUT', 'DELETE']);
+const SAFE_TO_REPEAT = new Set(['GET', 'HEAD']);
+
+const sleep = (ms: number, signal?: AbortSignal | null) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason as Error);
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason as Error)), {
+      once: true,
+    });
+  });
+
+/** fetch with the retry policy; answers the last response, or throws EvdsError('network_error'). */
+export async function fetchWithRetry(
+  doFetch: typeof fetch,
+  url: string,
+  init: RequestInit & { method: string; headers: Record<string, string> },
+  policy: RetryPolicy,
+): Promise<Response> {
+  const method = init.method.toUpperCase();
+  const keyed = 'idempotency-key' in init.headers || 'Idempotency-Key' in init.headers;
+  for (let attempt = 0; ; attempt++) {
+    const backoff = Math.min(
+      policy.maxDelayMs,
+      policy.baseDelayMs * 2 ** attempt * (0.5 + Math.random() / 2),
+    );
+    let response: Response;
+    try {
+      response = await doFetch(url, init);
+    } catch (err) {
+      if (init.signal?.aborted) throw err;
+      if (attempt >= policy.retries || !(keyed || SAFE_TO_REPEAT.has(method)))
+        throw new EvdsError(0, 'network_error', (err as Error).message);
+      await sleep(backoff, init.signal);
+      continue;
+    }
+    if (!REFUSED.has(response.status) || attempt >= policy.retries) return response;
+    if (!(keyed || UNCHANGED_ON_REFUSAL.has(method))) return response;
+    const wait = retryAfterSeconds(response.headers.get('retry-after'));
+    const delay = wait === null ? backoff : wait * 1000;
+    if (delay > policy.maxDelayMs) return response;
+    await response.body?.cancel();
+    await sleep(delay, init.signal);
+  }
+}
