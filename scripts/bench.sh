@@ -5,6 +5,7 @@
 #   ./scripts/bench.sh isolation   a healthy tenant with and without failing tenants (bench/isolation.ts)
 #   ./scripts/bench.sh scale       reads, ingest and storage at SCALE_EVENTS events (default 10 million,
 #                                  ~30 min); SCALE_MODE=retention: weeks of traffic under retention (bench/scale.ts)
+#   ./scripts/bench.sh client      the typed client's CPU per send over a bare fetch (bench/client.ts)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/bootstrap.sh
@@ -15,5 +16,9 @@ fi
 if [ "${1:-}" = scale ]; then
   shift
   exec node bench/scale.ts "$@"
+fi
+if [ "${1:-}" = client ]; then
+  shift
+  exec node bench/client.ts "$@"
 fi
 exec node bench/run.ts "$@"

@@ -26,6 +26,8 @@ export class EvdsError extends Error {
 export function retryAfterSeconds(header: string | null, now = Date.now()): number | null {
   if (header === null || header.trim() === '') return null;
   if (/^\d+$/.test(header.trim())) return Number(header.trim());
+  // Date.parse reads "-1" or "1.5" as years; an HTTP date always names its day and month.
+  if (!/[a-z]/i.test(header)) return null;
   const at = Date.parse(header);
   return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now) / 1000));
 }

@@ -1,12 +1,12 @@
 // The client's one retry policy, wrapped around fetch. A call is retried only where repeating it cannot
 // do anything twice:
 // - 429 and 503 mean the service did nothing: retried for GET, HEAD, PUT and DELETE and for any request
-//   with an Idempotency-Key, waiting the Retry-After it sent (or a backoff when it sent none);
+//   with an Idempotency-Key, waiting the Retry-After it sent (a 429 without one waits a backoff; a 503
+//   without one is a lasting refusal, such as billing switched off, and goes to the caller at once);
 // - a lost connection or reply may hide a request that was done: retried only for GET and HEAD and for
 //   requests with an Idempotency-Key, which the service answers with the first result.
 // Waits are bounded: a Retry-After longer than `maxDelayMs` is not waited for; the error goes to the caller.
-import { EvdsError } from './errors.ts';
-import { retryAfterSeconds } from './errors.ts';
+import { EvdsError, retryAfterSeconds } from './errors.ts';
 
 export interface RetryPolicy {
   /** Attempts after the first (default 3; 0 turns retrying off). */
@@ -23,14 +23,32 @@ const REFUSED = new Set([429, 503]);
 const UNCHANGED_ON_REFUSAL = new Set(['GET', 'HEAD', 'PUT', 'DELETE']);
 const SAFE_TO_REPEAT = new Set(['GET', 'HEAD']);
 
+// The abort listener is removed when the wait ends: one signal often spans a whole consumer's life, and
+// listeners left behind by every wait would pile up on it.
 const sleep = (ms: number, signal?: AbortSignal | null) =>
   new Promise<void>((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason as Error);
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason as Error)), {
-      once: true,
-    });
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason as Error);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
   });
+
+/** Exponential backoff with jitter (half to all of the doubled base), capped at maxDelayMs. */
+const backoff = (policy: RetryPolicy, attempt: number) =>
+  Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt * (0.5 + Math.random() / 2));
+
+/** fetch's "fetch failed" says nothing; its cause says what happened to the connection. */
+const networkError = (err: unknown) => {
+  const { message, cause } = err as Error & { cause?: { message?: string; code?: string } };
+  const detail = cause?.code ?? cause?.message;
+  return new EvdsError(0, 'network_error', detail ? `${message} (${detail})` : message);
+};
 
 /** fetch with the retry policy; answers the last response, or throws EvdsError('network_error'). */
 export async function fetchWithRetry(
@@ -42,24 +60,20 @@ export async function fetchWithRetry(
   const method = init.method.toUpperCase();
   const keyed = 'idempotency-key' in init.headers || 'Idempotency-Key' in init.headers;
   for (let attempt = 0; ; attempt++) {
-    const backoff = Math.min(
-      policy.maxDelayMs,
-      policy.baseDelayMs * 2 ** attempt * (0.5 + Math.random() / 2),
-    );
     let response: Response;
     try {
       response = await doFetch(url, init);
     } catch (err) {
       if (init.signal?.aborted) throw err;
-      if (attempt >= policy.retries || !(keyed || SAFE_TO_REPEAT.has(method)))
-        throw new EvdsError(0, 'network_error', (err as Error).message);
-      await sleep(backoff, init.signal);
+      if (attempt >= policy.retries || !(keyed || SAFE_TO_REPEAT.has(method))) throw networkError(err);
+      await sleep(backoff(policy, attempt), init.signal);
       continue;
     }
     if (!REFUSED.has(response.status) || attempt >= policy.retries) return response;
     if (!(keyed || UNCHANGED_ON_REFUSAL.has(method))) return response;
     const wait = retryAfterSeconds(response.headers.get('retry-after'));
-    const delay = wait === null ? backoff : wait * 1000;
+    if (wait === null && response.status === 503) return response;
+    const delay = wait === null ? backoff(policy, attempt) : wait * 1000;
     if (delay > policy.maxDelayMs) return response;
     await response.body?.cancel();
     await sleep(delay, init.signal);
