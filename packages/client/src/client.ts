@@ -4,6 +4,7 @@
 // throws EvdsError for anything but 2xx.
 import { randomUUID } from 'node:crypto';
 import createFetchClient from 'openapi-fetch';
+import { consumeMailbox, type ConsumeHandler, type ConsumeOptions } from './consume.ts';
 import { errorFromResponse, EvdsError } from './errors.ts';
 import { defaultRetryPolicy, fetchWithRetry, type RetryPolicy } from './retry.ts';
 import { routeMethods } from './routes.ts';
@@ -92,5 +93,10 @@ export function createEvdsClient(options: ClientOptions) {
     return parsed as Accepted;
   }
 
-  return { ...routeMethods(api, make(ingestBase)), send, api };
+  const methods = routeMethods(api, make(ingestBase));
+  /** The claim, heartbeat and ack loop of consume.ts over this client's own mailbox methods. */
+  const consume = (mailboxId: string, handler: ConsumeHandler, consumeOptions?: ConsumeOptions) =>
+    consumeMailbox(methods.mailboxes, mailboxId, handler, consumeOptions);
+
+  return { ...methods, send, consumeMailbox: consume, api };
 }
