@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { createEvdsClient } from '../packages/client/src/index.ts';
+import { createEvdsClient } from '@evds/client';
 
 const LIMIT_MS = 0.05;
 const CONCURRENCY = 16;

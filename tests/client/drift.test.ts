@@ -10,7 +10,7 @@ import {
   documentText,
   servedDocument,
   typesText,
-} from '../../packages/client/scripts/document.ts';
+} from '@evds/client/document';
 import { createTestDatabase, testRedisUrl, type TestDatabase } from '@evds/testkit';
 
 const FIX = 'run `pnpm --filter @evds/client generate` and commit openapi.json and src/schema.ts';

@@ -8,7 +8,7 @@
 // make is recorded, and the last test checks it against the operations of the committed openapi.json,
 // so a route added to the API without a client method (or a method left out of this file) fails here.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { readFileSync } from 'node:fs';
+import { committedDocument } from '@evds/client/document';
 import { EvdsError, type ClientOptions, type EvdsClient } from '@evds/client';
 import { seedWorkspace } from '@evds/testkit';
 import { startClientKit, type ClientKit } from './kit.ts';
@@ -17,9 +17,7 @@ import { startClientKit, type ClientKit } from './kit.ts';
 const NOT_FOR_CLIENTS = new Set(['POST /api/v1/billing/webhook']);
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
-const doc = JSON.parse(
-  readFileSync(new URL('../../packages/client/openapi.json', import.meta.url), 'utf8'),
-) as { paths: Record<string, Record<string, unknown>> };
+const doc = JSON.parse(committedDocument()) as { paths: Record<string, Record<string, unknown>> };
 const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
   Object.keys(item)
     .filter((m) => METHODS.includes(m))
