@@ -8,8 +8,10 @@
 // Bad input fails clearly: an unknown command or option and a missing key exit 2 with a message, an
 // unknown id exits 1 with `error: not_found: ... (HTTP 404)` (or the error object with --json), and
 // no output carries a stack trace.
+import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import {
@@ -211,5 +213,21 @@ describe('bad input', () => {
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toMatch(/\(HTTP 401\)$/m);
     for (const out of [r.stderr, wrong.stderr]) expect(out).not.toMatch(/\n\s+at /);
+  });
+
+  it('./scripts/evds runs the same command line from any directory', async () => {
+    const script = fileURLToPath(new URL('../../scripts/evds', import.meta.url));
+    const r = await new Promise<{ code: number | null; stdout: string }>((resolve) =>
+      execFile(
+        script,
+        ['targets', 'list', '--json'],
+        { cwd: tmpdir(), env: { ...process.env, ...env } },
+        (err, stdout) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout }),
+      ),
+    );
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.stdout) as { targets: { id: string }[] }).targets.map((t) => t.id)).toContain(
+      webhook,
+    );
   });
 });

@@ -11,7 +11,7 @@ import { routeMethods } from './routes.ts';
 import type { Accepted, paths } from './types.ts';
 
 export interface ClientOptions {
-  /** The API's origin, e.g. https://evds.example.com (or the local gateway, http://127.0.0.1:3000). */
+  /** The API's origin, e.g. https://evds.example.com (or the local gateway, http://127.0.0.1:8080). */
   baseUrl: string;
   /** Where /t/ and /e/ are served when not on baseUrl (the ingest service's own origin). */
   ingestUrl?: string;
