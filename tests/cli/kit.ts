@@ -130,17 +130,4 @@ function collect(child: ChildProcess) {
   return { stdout: () => stdout, stderr: () => stderr, exited };
 }
 
-/** Polls `probe` until it returns something other than undefined. */
-export async function eventually<T>(
-  what: string,
-  probe: () => Promise<T | undefined>,
-  timeoutMs = 15_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((res) => setTimeout(res, 100));
-  }
-}
+export { pollUntil as eventually } from '../e2e/helpers.ts';
