@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { provisionWorkspace } from '@evds/accounts';
-import { SERVICE_NODE_OPTIONS } from '@evds/config';
+import { serviceNodeOptions } from '@evds/config';
 import { createDb, migrateToLatest, type Db } from '@evds/db';
 import { newId } from '@evds/domain';
 import { createDatabaseIfMissing, ensureBacking, type BackingServers } from '@evds/localenv';
@@ -59,8 +59,8 @@ export async function startBench(database: string, log: (m: string) => void): Pr
     NODE_EXTRA_CA_CERTS: ca.caFile,
     // The per-target limit is a policy, not capacity: raised here so it never answers 429.
     INGEST_RATE_LIMIT: '1000000000',
-    // As deployed (the image sets them); EVDS_BENCH_ENV_NODE_OPTIONS replaces them.
-    NODE_OPTIONS: SERVICE_NODE_OPTIONS,
+    // As deployed (per service: packages/config node-options.ts); EVDS_BENCH_ENV_NODE_OPTIONS replaces them.
+    NODE_OPTIONS: serviceNodeOptions('ingest'),
     PORT: '0',
     HOST: '127.0.0.1',
     ...Object.fromEntries(
@@ -69,7 +69,12 @@ export async function startBench(database: string, log: (m: string) => void): Pr
         .map(([k, v]) => [k.slice(15), v]),
     ),
   };
-  const workerEnv = { ...env, NODE_ENV: 'test', NETGUARD_ALLOW_CIDRS: '127.0.0.0/8' };
+  const workerEnv = {
+    ...env,
+    NODE_ENV: 'test',
+    NETGUARD_ALLOW_CIDRS: '127.0.0.0/8',
+    NODE_OPTIONS: process.env.EVDS_BENCH_ENV_NODE_OPTIONS ?? serviceNodeOptions('delivery-worker'),
+  };
   return { backing, databaseUrl, db, box: createSecretBox(encryptionKeys), ca, tlsDir, env, workerEnv };
 }
 

@@ -6,7 +6,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { SERVICE_NODE_OPTIONS } from '../packages/config/src/node-options.ts';
+import { serviceNodeOptions } from '../packages/config/src/node-options.ts';
 import { ensureLocalCa } from '../packages/localenv/src/inbox/ca.ts';
 import {
   ensureDemoTargets,
@@ -51,7 +51,6 @@ if (env.NODE_ENV === 'production') {
   process.exit(1);
 }
 env.NODE_ENV ??= 'development';
-env.NODE_OPTIONS ??= SERVICE_NODE_OPTIONS;
 // Each service's metrics port (its default, 9100 to 9103) on this machine only.
 env.METRICS_HOST ??= '127.0.0.1';
 
@@ -142,7 +141,8 @@ const children: ChildProcess[] = [];
 for (const [name, args, extra] of services) {
   const child = spawn(process.execPath, args, {
     cwd: root,
-    env: { ...env, ...extra },
+    // NODE_OPTIONS set for the start applies to every service; else each gets its own (node-options.ts).
+    env: { NODE_OPTIONS: serviceNodeOptions(name), ...env, ...extra },
     // The inbox prints its URLs for standalone use; here the summary below says them.
     stdio: ['ignore', name === 'local-inbox' ? 'ignore' : 'inherit', 'inherit'],
   });

@@ -18,7 +18,9 @@ import {
   loadDashboardConfig,
   loadIngestConfig,
   loadWorkerConfig,
+  SERVICE_HEAP_MB,
   SERVICE_NODE_OPTIONS,
+  serviceNodeOptions,
   type Env,
 } from '@evds/config';
 import Ajv2019 from 'ajv/dist/2019.js';
@@ -217,8 +219,17 @@ describe('docker-compose.yml', () => {
     expect(evdsServices).toEqual(expect.arrayContaining(['migrate', 'api', 'ingest', 'delivery-worker']));
     for (const name of evdsServices) {
       const known = Object.keys(configOf(name));
-      const unknown = Object.keys(envOf(name)).filter((k) => !known.includes(k));
+      // NODE_OPTIONS is Node's own; the next test checks it.
+      const unknown = Object.keys(envOf(name)).filter((k) => !known.includes(k) && k !== 'NODE_OPTIONS');
       expect({ name, unknown }).toEqual({ name, unknown: [] });
+    }
+  });
+
+  it("runs each service with its own V8 flags: the image's, plus the heap cap of those that have one", () => {
+    expect(Object.keys(SERVICE_HEAP_MB)).toEqual(expect.arrayContaining(['ingest', 'delivery-worker']));
+    for (const name of evdsServices) {
+      const flags = envOf(name).NODE_OPTIONS ?? imageEnv.NODE_OPTIONS;
+      expect({ name, flags }).toEqual({ name, flags: serviceNodeOptions(name) });
     }
   });
 

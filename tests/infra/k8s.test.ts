@@ -16,7 +16,9 @@ import {
   loadIngestConfig,
   loadWorkerConfig,
   metricsPortDefaults,
+  SERVICE_HEAP_MB,
   SERVICE_NODE_OPTIONS,
+  serviceNodeOptions,
   type Env,
 } from '@evds/config';
 import { waitListKey, type JobKind } from '@evds/queue';
@@ -289,6 +291,9 @@ describe('Deployments', () => {
         name,
         flags: expect.stringMatching(new RegExp(`^${SERVICE_NODE_OPTIONS} --max-old-space-size=\\d+$`)),
       });
+      // Where packages/config caps a service's heap (measured: bench/run.ts), the manifest uses that cap.
+      if (SERVICE_HEAP_MB[name] !== undefined)
+        expect({ name, flags }).toEqual({ name, flags: serviceNodeOptions(name) });
     }
   });
 

@@ -5,3 +5,19 @@
  * worker each peak about 70 MB lower in RSS, at the same CPU per item (bench/run.ts, A/B runs).
  */
 export const SERVICE_NODE_OPTIONS = '--max-semi-space-size=16';
+
+/**
+ * Old-generation caps (MB) of the services that hold little on the heap: ingest keeps request bodies
+ * and the delivery worker keeps payloads as Buffers, outside it. Left to itself V8 lets their heaps
+ * grow to 120-160 MB of mostly garbage under load; capped, both peak under 200 MB RSS at the same CPU
+ * per item (bench/run.ts), and both still take bodies and payloads of the largest size at full
+ * concurrency (tests/e2e/heap-cap.test.ts). The api, the a2a worker (which builds each request as a
+ * string around the payload) and the dashboard keep V8's own limit.
+ */
+export const SERVICE_HEAP_MB: Readonly<Record<string, number>> = { ingest: 96, 'delivery-worker': 96 };
+
+/** NODE_OPTIONS for one service: the common flags, plus its heap cap when it has one. */
+export function serviceNodeOptions(service: string): string {
+  const cap = SERVICE_HEAP_MB[service];
+  return cap === undefined ? SERVICE_NODE_OPTIONS : `${SERVICE_NODE_OPTIONS} --max-old-space-size=${cap}`;
+}
