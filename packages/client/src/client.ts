@@ -37,6 +37,8 @@ export interface SendOptions {
 
 export type EvdsClient = ReturnType<typeof createEvdsClient>;
 
+type ItemHeaders = NonNullable<paths['/t/{target_id}']['post']['parameters']['header']>;
+
 const trimSlash = (url: string) => url.replace(/\/+$/, '');
 
 export function createEvdsClient(options: ClientOptions) {
@@ -65,13 +67,11 @@ export function createEvdsClient(options: ClientOptions) {
 
   /** POST /t/{target}: one item, JSON-encoded here unless already a string of JSON. */
   async function send(targetId: string, payload: unknown, opts: SendOptions = {}): Promise<Accepted> {
-    const headers: Record<string, string> = {
-      ...common,
-      'content-type': 'application/json',
-      'idempotency-key': opts.idempotencyKey ?? randomUUID(),
-    };
-    if (opts.type !== undefined) headers['x-event-type'] = opts.type;
-    if (opts.correlationId !== undefined) headers['x-correlation-id'] = opts.correlationId;
+    // The item's headers, named as the document names them.
+    const item: ItemHeaders = { 'Idempotency-Key': opts.idempotencyKey ?? randomUUID() };
+    if (opts.type !== undefined) item['X-Event-Type'] = opts.type;
+    if (opts.correlationId !== undefined) item['X-Correlation-ID'] = opts.correlationId;
+    const headers = { ...common, 'content-type': 'application/json', ...item } as Record<string, string>;
     const body = typeof payload === 'string' ? payload : JSON.stringify(payload);
     const url = `${ingestBase}/t/${encodeURIComponent(targetId)}`;
     const res = await fetchWithRetry(

@@ -99,13 +99,11 @@ export function routeMethods(api: Api, ingest: Api) {
         ),
     },
     /** POST /e/{endpoint} (the legacy endpoint route); `send` is the one for targets. */
-    sendToEndpoint: (endpointId: string, payload: Record<string, unknown>, type?: string) =>
+    sendToEndpoint: (endpointId: string, payload: Body<'/e/{endpoint_id}'>, type?: string) =>
       ok(
         ingest.POST('/e/{endpoint_id}', {
-          params: { path: { endpoint_id: endpointId } },
-          body: payload as never,
-          bodySerializer: JSON.stringify,
-          headers: type ? { 'x-event-type': type } : {},
+          params: { path: { endpoint_id: endpointId }, header: type ? { 'X-Event-Type': type } : {} },
+          body: payload,
         }),
       ),
   };

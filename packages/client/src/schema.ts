@@ -5459,13 +5459,31 @@ export interface operations {
     postEEndpointId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The item's event type (1-200 printable ASCII characters); wins over the body's event_type */
+                "X-Event-Type"?: string;
+                /** @description 1-128 characters of letters, digits, "-" and "_"; shown on the event and sent with its deliveries */
+                "X-Correlation-ID"?: string;
+                /** @description Unix seconds; required when the target verifies inbound signatures (300 s of skew at most) */
+                "X-Service-Timestamp"?: string;
+                /** @description v1=<hex HMAC-SHA256(inbound secret, "<timestamp>.<raw body>")>, when the target verifies them */
+                "X-Service-Signature"?: string;
+            };
             path: {
                 endpoint_id: string;
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Read when X-Event-Type is absent */
+                    event_type?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
             /** @description committed and queued */
             202: {
@@ -5579,13 +5597,28 @@ export interface operations {
     postTTargetId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description 1-255 characters. The same key with the same body within 24 h answers the first item (Idempotent-Replayed: true); with another body, 409 */
+                "Idempotency-Key"?: string;
+                /** @description The item's event type (1-200 printable ASCII characters); wins over the body's event_type */
+                "X-Event-Type"?: string;
+                /** @description 1-128 characters of letters, digits, "-" and "_"; shown on the event and sent with its deliveries */
+                "X-Correlation-ID"?: string;
+                /** @description Unix seconds; required when the target verifies inbound signatures (300 s of skew at most) */
+                "X-Service-Timestamp"?: string;
+                /** @description v1=<hex HMAC-SHA256(inbound secret, "<timestamp>.<raw body>")>, when the target verifies them */
+                "X-Service-Signature"?: string;
+            };
             path: {
                 target_id: string;
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": unknown;
+            };
+        };
         responses: {
             /** @description committed (and queued for webhook and a2a targets); also an idempotent duplicate */
             202: {

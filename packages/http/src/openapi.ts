@@ -135,7 +135,7 @@ export function buildOpenApiDocument(routes: DocumentedRoute[], info: OpenApiInf
 }
 
 function toOperation(r: DocumentedRoute): RouteConfig {
-  const body = r.body;
+  const body = r.body ?? r.documented?.body;
   return {
     method: r.method,
     path: openApiPath(r.path),
@@ -146,9 +146,11 @@ function toOperation(r: DocumentedRoute): RouteConfig {
     request: {
       params: paramsOf(r),
       query: r.query ? objectSchema(r, 'query', r.query) : undefined,
+      headers: r.documented?.headers,
       body: body && {
-        // mountRoutes validates a missing body as {}, so the body is optional when {} passes.
-        required: !body.safeParse({}).success,
+        // mountRoutes validates a missing body as {}, so the body is optional when {} passes; a handler
+        // that reads its body itself (documented.body) requires one.
+        required: r.body ? !r.body.safeParse({}).success : true,
         content: { 'application/json': { schema: body } },
       },
     },

@@ -39,6 +39,11 @@ export interface RouteDef {
    * Only the content type and the service's size limit are checked before it runs.
    */
   deferBody?: true;
+  /**
+   * For the document only, where the handler reads and checks these itself: the request headers the
+   * route reads, and the (required) body of a `deferBody` route, as `body` would say were it parsed up front.
+   */
+  documented?: { headers?: z.ZodObject; body?: z.ZodType };
   handler: (input: HandlerInput) => Promise<Reply>;
 }
 

@@ -17,6 +17,7 @@ import {
   type IngestResult,
   type UnreadRequest,
 } from './accept.ts';
+import { ingestRequestDocs } from './request-docs.ts';
 
 const header = (req: Request, name: string): string | undefined => {
   const v = req.headers[name];
@@ -120,6 +121,7 @@ const specs = {
     deferBody: true,
     tag: 'ingestion',
     summary: 'Accept an event for a webhook endpoint',
+    documented: ingestRequestDocs.e,
     params: z.object({ endpoint_id: idParam() }),
     responses: {
       202: { description: 'committed and queued', schema: accepted.e },
@@ -134,6 +136,7 @@ const specs = {
     deferBody: true,
     tag: 'ingestion',
     summary: 'Accept an item for a target of any kind (optional Idempotency-Key)',
+    documented: ingestRequestDocs.t,
     params: z.object({ target_id: idParam() }),
     responses: {
       202: {
