@@ -49,6 +49,11 @@ export async function startBench(database: string, log: (m: string) => void): Pr
   writeFileSync(join(tlsDir, 'key.pem'), ca.server.key);
   writeFileSync(join(tlsDir, 'cert.pem'), ca.server.cert);
 
+  const overrides = Object.fromEntries(
+    Object.entries(process.env)
+      .filter((e): e is [string, string] => e[0].startsWith('EVDS_BENCH_ENV_') && e[1] !== undefined)
+      .map(([k, v]) => [k.slice(15), v]),
+  );
   const env: Bench['env'] = {
     NODE_ENV: 'production',
     LOG_LEVEL: 'info',
@@ -63,17 +68,13 @@ export async function startBench(database: string, log: (m: string) => void): Pr
     NODE_OPTIONS: serviceNodeOptions('ingest'),
     PORT: '0',
     HOST: '127.0.0.1',
-    ...Object.fromEntries(
-      Object.entries(process.env)
-        .filter((e): e is [string, string] => e[0].startsWith('EVDS_BENCH_ENV_') && e[1] !== undefined)
-        .map(([k, v]) => [k.slice(15), v]),
-    ),
+    ...overrides,
   };
   const workerEnv = {
     ...env,
     NODE_ENV: 'test',
     NETGUARD_ALLOW_CIDRS: '127.0.0.0/8',
-    NODE_OPTIONS: process.env.EVDS_BENCH_ENV_NODE_OPTIONS ?? serviceNodeOptions('delivery-worker'),
+    NODE_OPTIONS: overrides.NODE_OPTIONS ?? serviceNodeOptions('delivery-worker'),
   };
   return { backing, databaseUrl, db, box: createSecretBox(encryptionKeys), ca, tlsDir, env, workerEnv };
 }

@@ -38,16 +38,5 @@ export function createStopper(opts: { forSeconds?: number } = {}): Stopper {
   };
 }
 
-/** Waits `ms`, or less when the signal aborts (never rejects). */
-export function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
+/** Waits `ms`, or less when the signal aborts (never rejects): the client's own wait. */
+export { pause } from '@evds/client';

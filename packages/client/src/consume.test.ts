@@ -4,14 +4,8 @@
 // stack cannot be made to give on cue (503, 429 and network errors on every call) not stopping the loop,
 // the concurrency cap, and a fatal error rejecting only after the handlers in flight finished.
 import { describe, expect, it } from '@jest/globals';
-import {
-  consumeMailbox,
-  createBackoff,
-  isTransient,
-  leaseMsOf,
-  pause,
-  type MailboxCalls,
-} from './consume.ts';
+import { consumeMailbox, createBackoff, isTransient, leaseMsOf, type MailboxCalls } from './consume.ts';
+import { pause } from './wait.ts';
 import { EvdsError } from './errors.ts';
 import type { MailboxMessage } from './types.ts';
 

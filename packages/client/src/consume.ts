@@ -4,6 +4,7 @@
 // lease (it heartbeats at a third of the lease), a lease lost to another key (the handler's signal
 // aborts and no ack is sent) and a transient error killing the loop (it backs off and goes on).
 import { EvdsError } from './errors.ts';
+import { backoffMs, pause } from './wait.ts';
 import type { MailboxMessage, Query } from './types.ts';
 
 /**
@@ -77,23 +78,9 @@ export function leaseMsOf(message: Pick<MailboxMessage, 'claimed_at' | 'lease_ex
 export function createBackoff(firstMs = BACKOFF_FIRST_MS, maxMs = BACKOFF_MAX_MS) {
   let attempt = 0;
   return {
-    next: () => Math.min(maxMs, firstMs * 2 ** attempt++) * (0.5 + Math.random() / 2),
+    next: () => backoffMs(firstMs, maxMs, attempt++),
     reset: () => void (attempt = 0),
   };
-}
-
-/** Resolves after `ms`, or at once when `signal` aborts; leaves no timer or listener behind. */
-export function pause(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }
 
 async function withRetries<T>(call: () => Promise<T>, signal?: AbortSignal): Promise<T> {

@@ -9,3 +9,4 @@ export {
 } from './verify.ts';
 export { defaultRetryPolicy, type RetryPolicy } from './retry.ts';
 export type * from './types.ts';
+export { pause } from './wait.ts';

@@ -7,6 +7,7 @@
 //   requests with an Idempotency-Key, which the service answers with the first result.
 // Waits are bounded: a Retry-After longer than `maxDelayMs` is not waited for; the error goes to the caller.
 import { EvdsError, retryAfterSeconds } from './errors.ts';
+import { backoffMs, pause } from './wait.ts';
 
 export interface RetryPolicy {
   /** Attempts after the first (default 3; 0 turns retrying off). */
@@ -23,25 +24,14 @@ const REFUSED = new Set([429, 503]);
 const UNCHANGED_ON_REFUSAL = new Set(['GET', 'HEAD', 'PUT', 'DELETE']);
 const SAFE_TO_REPEAT = new Set(['GET', 'HEAD']);
 
-// The abort listener is removed when the wait ends: one signal often spans a whole consumer's life, and
-// listeners left behind by every wait would pile up on it.
-const sleep = (ms: number, signal?: AbortSignal | null) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason as Error);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason as Error);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+/** Waits, or throws the abort reason when `signal` aborts first. */
+async function sleep(ms: number, signal?: AbortSignal | null): Promise<void> {
+  await pause(ms, signal);
+  if (signal?.aborted) throw signal.reason as Error;
+}
 
-/** Exponential backoff with jitter (half to all of the doubled base), capped at maxDelayMs. */
 const backoff = (policy: RetryPolicy, attempt: number) =>
-  Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt * (0.5 + Math.random() / 2));
+  backoffMs(policy.baseDelayMs, policy.maxDelayMs, attempt);
 
 /** fetch's "fetch failed" says nothing; its cause says what happened to the connection. */
 const networkError = (err: unknown) => {
