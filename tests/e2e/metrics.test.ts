@@ -126,8 +126,8 @@ describe('every service', () => {
       // Process defaults, labelled with the service.
       expect(value(samples, 'process_cpu_user_seconds_total', { service: name })).toBeGreaterThan(0);
       expect(value(samples, 'nodejs_eventloop_lag_seconds')).toBeDefined();
-      // Pool saturation: the pool's size is DB_POOL_SIZE (5 under test); nothing waits at rest.
-      expect(value(samples, 'evds_db_pool_max_connections')).toBe(5);
+      // Pool saturation: DB_POOL_SIZE (5 under test) and 3 for named statements; nothing waits at rest.
+      expect(value(samples, 'evds_db_pool_max_connections')).toBe(8);
       expect(value(samples, 'evds_db_pool_connections', { state: 'total' })).toBeGreaterThanOrEqual(0);
       expect(value(samples, 'evds_db_pool_waiting_requests')).toBe(0);
 

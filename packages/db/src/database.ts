@@ -23,7 +23,7 @@ export interface DbOptions {
 }
 
 export function createDb(opts: DbOptions): Db {
-  const pool = new pg.Pool({
+  const config: pg.PoolConfig = {
     connectionString: opts.url,
     max: opts.poolSize ?? 10,
     application_name: opts.applicationName ?? 'evds',
@@ -31,29 +31,58 @@ export function createDb(opts: DbOptions): Db {
     idleTimeoutMillis: 30_000,
     // Sent in the startup packet: set on every connection before its first statement, with no extra round trip.
     ...(opts.statementTimeoutMs ? { statement_timeout: opts.statementTimeoutMs } : {}),
-  });
-  // An idle client that loses its server emits here; without a listener the process would crash.
-  pool.on('error', () => {});
-  // A checked-out client has no pool listener: one between two statements of a transaction (or not
-  // yet queried) when Postgres stops would emit an unhandled 'error' and crash the process. Its next
-  // query fails instead ("not queryable") and the pool drops it on release.
-  pool.on('connect', (client) => client.on('error', () => {}));
+  };
+  const pool = new ServicePool(config);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   pools.set(db, pool);
   return db;
 }
 
-const pools = new WeakMap<Db, pg.Pool>();
+/**
+ * The handle's pool, and beside it a smaller one for the named statements of prepared.ts only, opened
+ * on first use. Its sessions keep generic plans: a custom plan of a statement over the partitioned
+ * events costs more to make than the statement costs to run, and a generic one still prunes the
+ * partitions as it starts, from the parameters. No other statement runs there: a generic plan cannot,
+ * for one, match a partial unique index whose predicate is a parameter (ON CONFLICT ... WHERE).
+ */
+class ServicePool extends pg.Pool {
+  readonly named: pg.Pool;
+  constructor(config: pg.PoolConfig) {
+    super(config);
+    this.named = new pg.Pool({
+      ...config,
+      max: Math.max(2, Math.ceil((config.max ?? 10) / 2)),
+      options: '-c plan_cache_mode=force_generic_plan',
+    });
+    for (const p of [this, this.named]) {
+      // An idle client that loses its server emits here; without a listener the process would crash.
+      p.on('error', () => {});
+      // A checked-out client has no pool listener: one between two statements of a transaction (or not
+      // yet queried) when Postgres stops would emit an unhandled 'error' and crash the process. Its next
+      // query fails instead ("not queryable") and the pool drops it on release.
+      p.on('connect', (client) => client.on('error', () => {}));
+    }
+  }
+  override async end(): Promise<void> {
+    await Promise.all([super.end(), this.named.end()]);
+  }
+}
+
+const pools = new WeakMap<Db, ServicePool>();
+
+/** The pool for named statements behind a handle from createDb (undefined for any other handle). */
+export const namedPoolOf = (db: Db): pg.Pool | undefined => pools.get(db)?.named;
 
 /** The connection pool behind a handle from createDb (for the pool saturation metrics). */
 export function poolStats(db: Db): { total: number; idle: number; waiting: number; max: number } | undefined {
   const pool = pools.get(db);
+  const both = pool && [pool, pool.named];
   return (
-    pool && {
-      total: pool.totalCount,
-      idle: pool.idleCount,
-      waiting: pool.waitingCount,
-      max: pool.options.max,
+    both && {
+      total: both.reduce((n, p) => n + p.totalCount, 0),
+      idle: both.reduce((n, p) => n + p.idleCount, 0),
+      waiting: both.reduce((n, p) => n + p.waitingCount, 0),
+      max: both.reduce((n, p) => n + (p.options.max ?? 0), 0),
     }
   );
 }

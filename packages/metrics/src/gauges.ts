@@ -118,7 +118,7 @@ export function registerPoolGauges(registry: Registry, read: () => PoolStats | u
   });
   new Gauge({
     name: 'evds_db_pool_max_connections',
-    help: 'Size of the Postgres pool (DB_POOL_SIZE)',
+    help: 'Postgres connections this process may open (DB_POOL_SIZE, and the pool of named statements)',
     registers: [registry],
     collect() {
       const s = read();

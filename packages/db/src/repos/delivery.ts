@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { EventStatus, TargetKind } from '@evds/domain';
 import type { Db } from '../database.ts';
+import { runNamed } from '../prepared.ts';
 import { idRange } from './events.ts';
 import type { A2aInterface, NewDeliveryAttempt } from '../tables/index.ts';
 
@@ -160,7 +161,7 @@ export async function loadDeliveryWorkMany(db: Db, eventIds: string[]): Promise<
       .select(deliveryWorkColumns)
       .where('e.id', '=', sql<string>`any(${ids}::text[])`);
     if (range) q = q.where('e.created_at', '>=', range.from).where('e.created_at', '<', range.to);
-    return q.execute();
+    return runNamed(db, q);
   };
   const range = spanOf(eventIds.map(idRange));
   const found = await load(eventIds, range);
@@ -205,7 +206,9 @@ export async function recordAttempts(db: Db, records: AttemptRecord[]): Promise<
       t ? { from: new Date(t.getTime() - 1000), to: new Date(t.getTime() + 1000) } : null,
     ),
   );
-  const moved = await sql<{ id: string }>`
+  const moved = await runNamed(
+    db,
+    sql<{ id: string }>`
     with logged as (
       insert into delivery_attempts (id, event_id, org_id, target_id, attempt_number, status_code, duration_ms,
                                      attempted_at, response_body, error, a2a_task_id, a2a_task_state,
@@ -232,7 +235,8 @@ export async function recordAttempts(db: Db, records: AttemptRecord[]): Promise<
       as v(id, expected, status, attempted_at, next_attempt_at, final_reason)
     where e.id = v.id and e.attempt_count = v.expected and e.status in ('QUEUED', 'RETRYING')
       ${bounds ? sql`and e.created_at >= ${bounds.from} and e.created_at < ${bounds.to}` : sql``}
-    returning e.id`.execute(db);
-  const ids = new Set(moved.rows.map((r) => r.id));
+    returning e.id`,
+  );
+  const ids = new Set(moved.map((r) => r.id));
   return records.map((r) => ids.has(r.attempt.event_id));
 }

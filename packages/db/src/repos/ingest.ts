@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { BillingStatus, EventStatus, MailboxState, TargetKind } from '@evds/domain';
 import type { Db } from '../database.ts';
+import { runNamed } from '../prepared.ts';
 import { shownState } from './mailbox.ts';
 
 /** What ingestion needs to know about a target and its organization, in one read. */
@@ -207,11 +208,14 @@ export async function insertItems(db: Db, items: NewItem[]): Promise<void> {
                 ${col(messages, (i) => i.correlationId)}::text[], ${col(messages, (i) => i.payload)}::bytea[],
                 ${col(messages, (i) => i.expiresAt ?? new Date(Date.now() + 7 * 24 * 3600 * 1000))}::timestamptz[])
       as x(id, org_id, mailbox_id, event_type, correlation_id, payload, expires_at))`);
-  await sql`
+  await runNamed(
+    db,
+    sql`
     with ${sql.join(ctes)}
     insert into usage_records (org_id, item_id, item_kind)
     select * from unnest(${col(items, (i) => i.orgId)}::text[], ${col(items, (i) => i.id)}::text[],
-                         ${col(items, (i) => i.kind)}::text[])`.execute(db);
+                         ${col(items, (i) => i.kind)}::text[])`,
+  );
 }
 
 async function itemStatus(tx: Db, kind: TargetKind, id: string): Promise<EventStatus | MailboxState> {

@@ -4,6 +4,7 @@
 // sweeper; the delivery worker passes outcomes of attempts it made itself.
 import { sql } from 'kysely';
 import type { Db } from '../database.ts';
+import { runNamed } from '../prepared.ts';
 
 export interface AttemptOutcomeNote {
   targetId: string;
@@ -86,13 +87,16 @@ const changes = sql`(${next.consecutive_failures}, ${next.failing_since}, ${next
  */
 export async function noteAttemptOutcomes(db: Db, outcomes: AttemptOutcomeNote[]): Promise<void> {
   if (outcomes.length === 0) return;
-  const rows = summarize(outcomes).map(
-    (s) =>
-      sql`(${s.targetId}::text, ${s.okAt}::timestamptz, ${s.failFirst}::timestamptz,
-        ${s.failLast}::timestamptz, ${s.failAfter}::int)`,
-  );
-  await sql`
-    with v(target_id, ok_at, fail_first, fail_last, fail_after) as (values ${sql.join(rows)}),
+  const rows = summarize(outcomes);
+  const col = <T>(f: (s: Summary) => T) => rows.map(f);
+  // Each column as one array: the text is the same whatever the batch, so it runs as a named statement.
+  await runNamed(
+    db,
+    sql`
+    with v(target_id, ok_at, fail_first, fail_last, fail_after) as (
+      select * from unnest(${col((s) => s.targetId)}::text[], ${col((s) => s.okAt)}::timestamptz[],
+                           ${col((s) => s.failFirst)}::timestamptz[], ${col((s) => s.failLast)}::timestamptz[],
+                           ${col((s) => s.failAfter)}::int[])),
     locked as (
       select t.id from targets t join v on v.target_id = t.id
       where ${changes}
@@ -105,7 +109,8 @@ export async function noteAttemptOutcomes(db: Db, outcomes: AttemptOutcomeNote[]
       last_success_at = ${next.last_success_at},
       last_failure_at = ${next.last_failure_at}
     from v, locked
-    where t.id = v.target_id and t.id = locked.id and ${changes}`.execute(db);
+    where t.id = v.target_id and t.id = locked.id and ${changes}`,
+  );
 }
 
 export interface AutoDisabledTarget {

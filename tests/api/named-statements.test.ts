@@ -1,0 +1,142 @@
+// Proves, against the real database, that the statements every item runs (the ingest insert, the
+// worker's load, its attempt record, the targets' health) run as named statements whose plans are kept
+// (pg_prepared_statements of the session for named statements shows each with generic plans and no
+// custom ones) while the handle's other sessions prepare nothing,
+// that their results are the same as before (the item loads, its attempt moves it), and that they go on
+// working after the partitions under them change (a partition attached and one detached and dropped,
+// as maintenance does while workers run).
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import {
+  createDb,
+  createTarget,
+  ensurePartitions,
+  insertItems,
+  loadDeliveryWorkMany,
+  namedPoolOf,
+  noteAttemptOutcomes,
+  recordAttempts,
+  type Db,
+  type NewItem,
+} from '@evds/db';
+import { newAttemptId, newId } from '@evds/domain';
+import { createTestDatabase, seedWorkspace, type TestDatabase, type TestWorkspace } from '@evds/testkit';
+import { sql } from 'kysely';
+
+let database: TestDatabase;
+let one: Db;
+let ws: TestWorkspace;
+let targetId: string;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  ws = await seedWorkspace(database.db);
+  targetId = (
+    await createTarget(database.db, {
+      id: newId(),
+      org_id: ws.orgId,
+      kind: 'webhook',
+      name: 'hook',
+      url: 'https://93.184.215.14/hook',
+    })
+  ).id;
+  // One connection: every statement below runs in the session whose prepared statements are read.
+  one = createDb({ url: database.url, poolSize: 1 });
+});
+afterAll(async () => {
+  await one.destroy();
+  await database.drop();
+});
+
+const item = (): NewItem => ({
+  id: newId(),
+  orgId: ws.orgId,
+  targetId,
+  kind: 'webhook',
+  eventType: 'order.paid',
+  correlationId: null,
+  payload: Buffer.from('{"n":1}'),
+  requestId: null,
+});
+
+/** One item through the hot path: accepted, loaded, attempted (delivered), its target's health noted. */
+async function deliverOne(): Promise<void> {
+  const it = item();
+  await insertItems(one, [it]);
+  const [work] = await loadDeliveryWorkMany(one, [it.id]);
+  expect(work).toMatchObject({
+    id: it.id,
+    status: 'QUEUED',
+    attempt_count: 0,
+    url: 'https://93.184.215.14/hook',
+  });
+  const attemptedAt = new Date();
+  const moved = await recordAttempts(one, [
+    {
+      attempt: {
+        id: newAttemptId(),
+        event_id: it.id,
+        org_id: ws.orgId,
+        target_id: targetId,
+        attempt_number: 1,
+        status_code: 204,
+        duration_ms: 3,
+        attempted_at: attemptedAt,
+        response_body: null,
+        error: null,
+        a2a_task_id: null,
+        a2a_task_state: null,
+      },
+      expectedAttemptCount: 0,
+      eventCreatedAt: work?.created_at,
+      outcome: { status: 'DELIVERED' },
+    },
+  ]);
+  expect(moved).toEqual([true]);
+  await noteAttemptOutcomes(one, [{ targetId, at: attemptedAt, ok: true }]);
+  const row = await one
+    .selectFrom('events')
+    .select(['status', 'attempt_count'])
+    .where('id', '=', it.id)
+    .executeTakeFirst();
+  expect(row).toEqual({ status: 'DELIVERED', attempt_count: 1 });
+}
+
+type Prepared = { name: string; statement: string; generic_plans: number; custom_plans: number };
+const listPrepared = 'select name, statement, generic_plans, custom_plans from pg_prepared_statements';
+// Statements run one after another reuse the one idle session of the pool for named statements.
+const prepared = async () => (await namedPoolOf(one)!.query<Prepared>(listPrepared)).rows;
+
+it('runs the per-item statements as named statements with kept plans', async () => {
+  for (let i = 0; i < 3; i++) await deliverOne();
+  const rows = await prepared();
+  const of = (fragment: string) => rows.filter((r) => r.statement.includes(fragment));
+  for (const fragment of [
+    'insert into usage_records',
+    'from "events" as "e" inner join "targets"',
+    'insert into delivery_attempts',
+    'update targets t set',
+  ]) {
+    const [statement, ...more] = of(fragment);
+    expect({ fragment, more: more.length }).toEqual({ fragment, more: 0 });
+    expect(statement?.name).toMatch(/^evds_[0-9a-f]{20}$/);
+    expect(statement?.generic_plans).toBe(3);
+    expect(statement?.custom_plans).toBe(0);
+  }
+  // The handle's own sessions prepare nothing: other statements keep ordinary plans.
+  expect((await sql.raw<Prepared>(listPrepared).execute(one)).rows).toEqual([]);
+});
+
+it('goes on working when partitions are attached, detached and dropped under the kept plans', async () => {
+  const far = new Date(Date.UTC(2031, 0, 6));
+  const created = await ensurePartitions(database.db, far, new Date(far.getTime() + 7 * 86_400_000));
+  expect(created.length).toBeGreaterThan(0);
+  await deliverOne();
+  for (const name of created.filter((n) => n.startsWith('events_'))) {
+    await sql`alter table events detach partition ${sql.id(name)}`.execute(database.db);
+    await sql`drop table ${sql.id(name)}`.execute(database.db);
+  }
+  await deliverOne();
+  expect(
+    (await prepared()).filter((r) => r.statement.includes('insert into delivery_attempts')),
+  ).toHaveLength(1);
+});
