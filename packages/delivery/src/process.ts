@@ -99,16 +99,20 @@ export function createProcessor(deps: ProcessorDeps) {
     }
 
     await deps.admission?.enter(work, job, token);
-    let circuitOutcome: 'ok' | 'fail' | 'none' = 'none';
-    try {
-      const attemptedAt = new Date();
-      const result = await deps.send({ ...work, payload: work.payload, url: work.url }, deps.secrets);
-      const outcome = decide(result, work.attempt_count + 1, work.max_retries, deps.retryDelaysMs);
-      circuitOutcome = outcome.status === 'DELIVERED' ? 'ok' : 'fail';
-      await record(work, attemptedAt, result, outcome);
-    } finally {
-      await deps.admission?.leave(work, job, circuitOutcome);
-    }
+    const attemptedAt = new Date();
+    const result = await deps
+      .send({ ...work, payload: work.payload, url: work.url }, deps.secrets)
+      .catch(async (err: unknown) => {
+        await deps.admission?.leave(work, job, 'none');
+        throw err;
+      });
+    // The target's slot is free once its answer is in: it is handed on while the attempt is recorded.
+    const outcome = decide(result, work.attempt_count + 1, work.max_retries, deps.retryDelaysMs);
+    const [recorded] = await Promise.allSettled([
+      record(work, attemptedAt, result, outcome),
+      deps.admission?.leave(work, job, outcome.status === 'DELIVERED' ? 'ok' : 'fail'),
+    ]);
+    if (recorded.status === 'rejected') throw recorded.reason;
   };
 
   async function record(
