@@ -1,6 +1,8 @@
 // The load generator, run as its own process: POSTs items to the ingest service and prints one JSON
 // result line. closed: N connections each sending as soon as its last answer came; open: a fixed
 // rate, latency measured from each request's scheduled send time (so queueing delay counts).
+// --warmup S: the same load for S seconds first, not counted: a fresh process compiles its own code on
+// its first requests and would charge its own slowness to the service.
 import { parseArgs } from 'node:util';
 import { ingestPool, ingestItem } from './ingest-request.ts';
 
@@ -13,6 +15,7 @@ const { values: o } = parseArgs({
     connections: { type: 'string', default: '64' },
     rate: { type: 'string', default: '1000' },
     seconds: { type: 'string', default: '20' },
+    warmup: { type: 'string', default: '0' },
     ids: { type: 'boolean', default: false },
   },
 });
@@ -27,42 +30,50 @@ let accepted = 0;
 let errors = 0;
 let n = 0;
 
-async function one(scheduledAt: number): Promise<void> {
+async function one(scheduledAt: number, counted = true): Promise<void> {
   const target = targets[n++ % targets.length];
   const startWall = performance.timeOrigin + scheduledAt;
   try {
     const res = await pool.request({ method: 'POST', path: `/t/${target}`, headers, body });
     const text = await res.body.text();
+    if (!counted) return;
     if (res.statusCode === 202) {
       accepted++;
       latencies.push(performance.now() - scheduledAt);
       if (o.ids) sent[(JSON.parse(text) as { id: string }).id] = startWall;
     } else errors++;
   } catch {
-    errors++;
+    if (counted) errors++;
   }
 }
 
-const started = performance.now();
-const end = started + seconds * 1000;
-if (o.mode === 'closed') {
-  await Promise.all(
-    Array.from({ length: Number(o.connections) }, async () => {
-      while (performance.now() < end) await one(performance.now());
-    }),
-  );
-} else {
-  const interval = 1000 / Number(o.rate);
-  const inflight: Promise<void>[] = [];
-  for (let i = 0; ; i++) {
-    const at = started + i * interval;
-    if (at >= end) break;
-    const wait = at - performance.now();
-    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
-    inflight.push(one(at));
+/** The load for `forSeconds` from now; answers when it started. */
+async function run(forSeconds: number, counted: boolean): Promise<number> {
+  const started = performance.now();
+  const end = started + forSeconds * 1000;
+  if (o.mode === 'closed') {
+    await Promise.all(
+      Array.from({ length: Number(o.connections) }, async () => {
+        while (performance.now() < end) await one(performance.now(), counted);
+      }),
+    );
+  } else {
+    const interval = 1000 / Number(o.rate);
+    const inflight: Promise<void>[] = [];
+    for (let i = 0; ; i++) {
+      const at = started + i * interval;
+      if (at >= end) break;
+      const wait = at - performance.now();
+      if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+      inflight.push(one(at, counted));
+    }
+    await Promise.all(inflight);
   }
-  await Promise.all(inflight);
+  return started;
 }
+
+if (Number(o.warmup) > 0) await run(Number(o.warmup), false);
+const started = await run(seconds, true);
 const elapsed = (performance.now() - started) / 1000;
 latencies.sort((a, b) => a - b);
 const pct = (p: number) =>
