@@ -36,8 +36,8 @@ export const CLOSED_CIRCUIT: CircuitView = viewOf([]);
 
 /**
  * The circuits of these targets; a target never attempted reads closed with no times. The reads go
- * out together (one write per Redis node with auto-pipelining): not as one pipeline, which a Redis
- * Cluster refuses when the targets' organizations hash to slots on different nodes.
+ * out together, each on its own: not as one pipeline, which a Redis Cluster refuses when the targets'
+ * organizations hash to slots on different nodes.
  */
 export async function readCircuits(
   redis: Redis,

@@ -55,6 +55,12 @@ export function createProducer(redis: Redis, prefix: string): Producer {
     },
     async addBulk(kind, jobs) {
       if (jobs.length === 0) return;
+      // One job is one command; BullMQ's addBulk always builds a pipeline (a transaction).
+      const [only] = jobs;
+      if (jobs.length === 1 && only)
+        return void (await queue(kind).add(kind, catalog[kind].schema.parse(only.data), {
+          jobId: only.jobId,
+        }));
       await queue(kind).addBulk(
         jobs.map((j) => ({ name: kind, data: catalog[kind].schema.parse(j.data), opts: { jobId: j.jobId } })),
       );
