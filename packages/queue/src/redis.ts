@@ -22,7 +22,7 @@ export function createRedis(url: string, opts: { role: 'client' | 'worker'; name
   // No auto-pipelining (ioredis' default): each auto-pipeline is a Pipeline object that copies every
   // script defined on its connection (BullMQ defines dozens), kilobytes per command that V8 promoted
   // to the old generation. With it, ingest ran a full collection three times a second at 1,000
-  // items/s and its p99 was about 20 ms; without, about once in ten seconds and 6 ms.
+  // items/s (benchmark p99 about 20 ms); without, once in ten seconds (p99 about 6 ms).
   const redis: Redis =
     target.kind === 'single'
       ? new Single(url, {
