@@ -5,8 +5,8 @@
 // whose sessions keep its plan (database.ts).
 //
 // The name is a digest of the text, so each distinct text (a statement's few variants) is prepared once
-// per pooled connection, and a text change (a new release) can never run under an old name. Handles not
-// made by createDb (none in the services) run the statement unnamed.
+// per pooled connection, and a text change (a new release) can never run under an old name. A handle not
+// made by createDb (a transaction's) runs the statement unnamed, inside its transaction.
 import { createHash } from 'node:crypto';
 import type { CompiledQuery } from 'kysely';
 import { namedPoolOf, type Db } from './database.ts';

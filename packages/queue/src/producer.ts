@@ -43,24 +43,22 @@ export function createProducer(redis: Redis, prefix: string): Producer {
     }
     return q;
   };
+  const add: Producer['add'] = async (kind, jobId, data, opts = {}) => {
+    const valid = catalog[kind].schema.parse(data);
+    await queue(kind).add(kind, valid, {
+      jobId,
+      ...(opts.delayMs ? { delay: opts.delayMs } : {}),
+      ...(opts.first ? { lifo: true } : {}),
+    });
+  };
   return {
     queue,
-    async add(kind, jobId, data, opts = {}) {
-      const valid = catalog[kind].schema.parse(data);
-      await queue(kind).add(kind, valid, {
-        jobId,
-        ...(opts.delayMs ? { delay: opts.delayMs } : {}),
-        ...(opts.first ? { lifo: true } : {}),
-      });
-    },
+    add,
     async addBulk(kind, jobs) {
       if (jobs.length === 0) return;
       // One job is one command; BullMQ's addBulk always builds a pipeline (a transaction).
       const [only] = jobs;
-      if (jobs.length === 1 && only)
-        return void (await queue(kind).add(kind, catalog[kind].schema.parse(only.data), {
-          jobId: only.jobId,
-        }));
+      if (jobs.length === 1 && only) return add(kind, only.jobId, only.data);
       await queue(kind).addBulk(
         jobs.map((j) => ({ name: kind, data: catalog[kind].schema.parse(j.data), opts: { jobId: j.jobId } })),
       );
