@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomFillSync } from 'node:crypto';
 
 export const API_KEY_PREFIX = 'evds_sk_';
 const HEX32 = /^[0-9a-f]{32}$/;
@@ -9,7 +9,21 @@ const HEX32 = /^[0-9a-f]{32}$/;
  * random pages of a large one), and an item's id tells which time partition holds it (idTime).
  */
 export const newId = (now: number = Date.now()): string =>
-  now.toString(16).padStart(12, '0').slice(-12) + randomBytes(10).toString('hex');
+  now.toString(16).padStart(12, '0').slice(-12) + randomHex(ID_RANDOM_BYTES);
+
+const ID_RANDOM_BYTES = 10;
+// Ids are made per item and per attempt: one call into the system's random source per id cost the
+// worker about 2.5% of its CPU. The bytes are drawn 4 KiB at a time and each is used once.
+const pool = Buffer.alloc(4096);
+let used = pool.length;
+function randomHex(n: number): string {
+  if (used + n > pool.length) {
+    randomFillSync(pool);
+    used = 0;
+  }
+  used += n;
+  return pool.toString('hex', used - n, used);
+}
 
 /** The creation time an id carries, or null when it carries none that is plausible (an older, random id). */
 export function idTime(id: string): Date | null {
