@@ -4,7 +4,8 @@
 // custom ones) while the handle's other sessions prepare nothing,
 // that their results are the same as before (the item loads, its attempt moves it), and that they go on
 // working after the partitions under them change (a partition attached and one detached and dropped,
-// as maintenance does while workers run).
+// as maintenance does while workers run), and that the record's kept plan probes the primary key per
+// item even when it is made behind a backlog the statistics do not know of yet.
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import {
   createDb,
@@ -59,10 +60,10 @@ const item = (): NewItem => ({
 });
 
 /** One item through the hot path: accepted, loaded, attempted (delivered), its target's health noted. */
-async function deliverOne(): Promise<void> {
+async function deliverOne(on: Db = one): Promise<void> {
   const it = item();
-  await insertItems(one, [it]);
-  const [work] = await loadDeliveryWorkMany(one, [it.id]);
+  await insertItems(on, [it]);
+  const [work] = await loadDeliveryWorkMany(on, [it.id]);
   expect(work).toMatchObject({
     id: it.id,
     status: 'QUEUED',
@@ -70,7 +71,7 @@ async function deliverOne(): Promise<void> {
     url: 'https://93.184.215.14/hook',
   });
   const attemptedAt = new Date();
-  const moved = await recordAttempts(one, [
+  const moved = await recordAttempts(on, [
     {
       attempt: {
         id: newAttemptId(),
@@ -92,8 +93,8 @@ async function deliverOne(): Promise<void> {
     },
   ]);
   expect(moved).toEqual([true]);
-  await noteAttemptOutcomes(one, [{ targetId, at: attemptedAt, ok: true }]);
-  const row = await one
+  await noteAttemptOutcomes(on, [{ targetId, at: attemptedAt, ok: true }]);
+  const row = await on
     .selectFrom('events')
     .select(['status', 'attempt_count'])
     .where('id', '=', it.id)
@@ -139,4 +140,57 @@ it('goes on working when partitions are attached, detached and dropped under the
   expect(
     (await prepared()).filter((r) => r.statement.includes('insert into delivery_attempts')),
   ).toHaveLength(1);
+});
+
+// EXECUTE takes its arguments as literals (strings, numbers, times and arrays of them, or null).
+const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
+const text = (v: unknown) => (v instanceof Date ? v.toISOString() : String(v));
+const literal = (v: unknown): string =>
+  v === null
+    ? 'null'
+    : Array.isArray(v)
+      ? quote(`{${v.map((e) => (e === null ? 'NULL' : `"${text(e).replace(/["\\]/g, '\\$&')}"`)).join(',')}}`)
+      : quote(text(v));
+
+type PlanNode = { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; Plans?: PlanNode[] };
+const nodesOf = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodesOf)];
+
+it("finds each recorded item by its primary key under the record's kept plan, behind a backlog", async () => {
+  // A backlog of pending items in the current partition, inserted since its statistics were taken
+  // (a burst, or an outage's backlog); a fresh handle, whose sessions plan the record for the first time.
+  await sql`
+    insert into events (id, org_id, target_id, target_kind, event_type, status, payload, payload_size)
+    select lpad(to_hex((extract(epoch from clock_timestamp()) * 1000)::bigint), 12, '0') || substr(md5(g::text), 1, 20),
+           ${ws.orgId}, ${targetId}, 'webhook', 'order.paid', 'QUEUED', convert_to('{}', 'UTF8'), 2
+    from generate_series(1, 20000) g`.execute(database.db);
+  const fresh = createDb({ url: database.url, poolSize: 1 });
+  const pool = namedPoolOf(fresh)!;
+  // The statement as the worker sends it (its name and values), read off the pool's calls.
+  const query = pool.query.bind(pool);
+  let sent: { name: string; values: unknown[] } | undefined;
+  pool.query = ((config: { name: string; text: string; values: unknown[] }) => {
+    if (config.text.includes('insert into delivery_attempts')) sent = config;
+    return query(config as never);
+  }) as unknown as typeof pool.query;
+  try {
+    await deliverOne(fresh);
+    pool.query = query;
+    // The kept (generic) plan knows neither how many items come nor which: each must be one probe of
+    // the primary key in its partition, never a pass over the pending items.
+    const { rows } = await pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+      `explain (format json) execute ${sent!.name}(${sent!.values.map(literal).join(', ')})`,
+    );
+    const scans = nodesOf(rows[0]!['QUERY PLAN'][0].Plan).filter((n) =>
+      n['Relation Name']?.startsWith('events_'),
+    );
+    expect(scans.length).toBeGreaterThan(0);
+    for (const n of scans)
+      expect({ type: n['Node Type'], index: n['Index Name'] }).toEqual({
+        type: 'Index Scan',
+        index: `${n['Relation Name']}_pkey`,
+      });
+  } finally {
+    pool.query = query;
+    await fresh.destroy();
+  }
 });

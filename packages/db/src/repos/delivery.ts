@@ -189,6 +189,12 @@ export interface AttemptRecord {
   outcome: AttemptOutcome;
 }
 
+// The pending statuses travel as a parameter: written as constants, they match the predicate of the
+// partial index on pending items, and a kept plan made while the partition's statistics were stale
+// (a burst inserted since the last ANALYZE) could pick a pass over every pending item for each batch
+// instead of one primary-key probe per item (seen in the drain: 22 ms for 52 items instead of 3).
+const PENDING = ['QUEUED', 'RETRYING'];
+
 /**
  * Logs attempts and moves their items, in one statement (so one round trip, committed whole): a
  * multi-row insert of the attempts in a CTE and one UPDATE ... FROM unnest(...) of the items. Each
@@ -233,7 +239,7 @@ export async function recordAttempts(db: Db, records: AttemptRecord[]): Promise<
                 ${col((r) => (r.outcome.status === 'RETRYING' ? r.outcome.nextAttemptAt : null))}::timestamptz[],
                 ${col((r) => (r.outcome.status === 'EXPIRED' || r.outcome.status === 'FAILED' ? r.outcome.reason : null))}::text[])
       as v(id, expected, status, attempted_at, next_attempt_at, final_reason)
-    where e.id = v.id and e.attempt_count = v.expected and e.status in ('QUEUED', 'RETRYING')
+    where e.id = v.id and e.attempt_count = v.expected and e.status = any(${PENDING}::text[])
       ${bounds ? sql`and e.created_at >= ${bounds.from} and e.created_at < ${bounds.to}` : sql``}
     returning e.id`,
   );
