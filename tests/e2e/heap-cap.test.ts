@@ -2,8 +2,8 @@
 // payloads at full concurrency. Ingest, started with its own NODE_OPTIONS, accepts 32 concurrent
 // bodies of just under a target's 256 KiB limit; the delivery worker, started with its own, delivers
 // those and a backlog of 1 MiB payloads (written straight into the store: the largest body any route
-// reads) with 50 deliveries in flight. Both processes are still running at the end and every item
-// arrived byte for byte: bodies and payloads are Buffers, outside the capped heap.
+// reads) with up to 100 deliveries in flight (the default). Both processes are still running at the end
+// and every item arrived byte for byte: bodies and payloads are Buffers, outside the capped heap.
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { serviceNodeOptions } from '@evds/config';
 import { createProducer, createRedis } from '@evds/queue';
@@ -19,7 +19,7 @@ import {
 import { sql } from 'kysely';
 
 const ACCEPTED = 160;
-const BIG = 60;
+const BIG = 120;
 const body = JSON.stringify({ blob: 'b'.repeat(250 * 1024) });
 const bigPayload = JSON.stringify({ blob: 'p'.repeat(1024 * 1024 - 16) });
 
@@ -32,7 +32,13 @@ let ingest: ServiceProcess;
 beforeAll(async () => {
   ({ stack, receiver } = await startStackWithReceiver({
     services: ['api'],
-    env: { INGEST_RATE_LIMIT: '1000000', DELIVERY_CONCURRENCY: '50' },
+    // The caps per target and organization raised, so the worker's slots, not the caps, bound what it holds.
+    env: {
+      INGEST_RATE_LIMIT: '1000000',
+      DELIVERY_CONCURRENCY: '100',
+      TARGET_MAX_IN_FLIGHT: '1000',
+      ORG_MAX_IN_FLIGHT: '1000',
+    },
   }));
   stack.env.NODE_OPTIONS = serviceNodeOptions('ingest');
   ingest = await stack.start('ingest');

@@ -85,7 +85,7 @@ it('delivers a healthy tenant within 2 s while two others fail, and loses nothin
       `hanging target got ${hanging.received.length} requests meanwhile`,
   );
   expect(lags[199]).toBeLessThan(2000);
-  // The hanging target holds at most its own cap of connections (10), not the worker's 50 slots.
+  // The hanging target holds at most its own cap of connections (10), not the worker's 100 slots.
   expect(hanging.received.length).toBeLessThanOrEqual(10);
 
   // Recovery: B's server answers, C's port listens. Every item ends DELIVERED.

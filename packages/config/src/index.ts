@@ -139,7 +139,7 @@ const delivery = z.object({
     .pipe(z.array(z.number().int().nonnegative()))
     .default([60_000, 120_000, 240_000, 480_000, 960_000]),
   DELIVERY_TIMEOUT_MS: int.default(15_000),
-  DELIVERY_CONCURRENCY: int.default(50),
+  DELIVERY_CONCURRENCY: int.default(100),
   SWEEP_INTERVAL_MS: int.default(30_000),
   /** A QUEUED/RETRYING item this long past its due time with no job is re-enqueued. */
   SWEEP_GRACE_MS: int.default(60_000),
