@@ -27,6 +27,7 @@ const { headers, body } = ingestItem(o.key ?? '', 'bench.event');
 const latencies: number[] = [];
 const sent: Record<string, number> = {};
 let accepted = 0;
+let warmupAccepted = 0;
 let errors = 0;
 let n = 0;
 
@@ -36,7 +37,10 @@ async function one(scheduledAt: number, counted = true): Promise<void> {
   try {
     const res = await pool.request({ method: 'POST', path: `/t/${target}`, headers, body });
     const text = await res.body.text();
-    if (!counted) return;
+    if (!counted) {
+      if (res.statusCode === 202) warmupAccepted++;
+      return;
+    }
     if (res.statusCode === 202) {
       accepted++;
       latencies.push(performance.now() - scheduledAt);
@@ -81,6 +85,7 @@ const pct = (p: number) =>
 process.stdout.write(
   JSON.stringify({
     accepted,
+    warmupAccepted,
     errors,
     elapsed,
     perSecond: accepted / elapsed,
