@@ -38,9 +38,9 @@ const log = (m: string) => process.stderr.write(`bench: ${m}\n`);
 // ---- set-up: servers, a fresh database, a workspace, a receiver, the services ----------------------
 const bench = await startBench('evds_bench', log);
 const { backing, databaseUrl, db, env } = bench;
-// The benchmark's one organization would be held at ORG_MAX_IN_FLIGHT (25, a quarter of a worker's slots): a
-// policy between tenants, not capacity, raised here like the ingest rate limit (bench/isolation.ts
-// measures the defaults with several tenants).
+// The benchmark's one organization would be held at ORG_MAX_IN_FLIGHT (25, a quarter of a worker's
+// slots): a policy between tenants, not capacity, raised here like the ingest rate limit
+// (bench/isolation.ts measures the defaults with several tenants).
 const workerEnv = { ...bench.workerEnv, ORG_MAX_IN_FLIGHT: '1000' };
 const ws = await provision(db, 'Bench');
 const receiver = await startReceiver(bench);
