@@ -83,6 +83,17 @@ const alignUp = (ms: number, grainSeconds: number) =>
   Math.ceil(ms / 1000 / grainSeconds) * grainSeconds * 1000;
 
 /**
+ * An organization's rollup rows of one grain from (or before) a bucket, as a range of the primary key
+ * (org, grain, bucket). Written on the bucket alone, the range could be served by the bucket index that
+ * pruning walks: for a window of an hour or less the planner may pick it, and read every tenant's rows
+ * of that window to keep this one's. A comparison of the key's columns as a row only the key serves.
+ */
+export const rollupKeyFrom = (orgId: string, grain: number, bucket: Date) =>
+  sql<boolean>`(org_id, grain_seconds, bucket_start) >= (${orgId}, ${grain}::int, ${bucket}::timestamptz)`;
+export const rollupKeyBefore = (orgId: string, grain: number, bucket: Date) =>
+  sql<boolean>`(org_id, grain_seconds, bucket_start) < (${orgId}, ${grain}::int, ${bucket}::timestamptz)`;
+
+/**
  * The statement alone, so a test can EXPLAIN exactly what runs: [since, ∞) as quarter-hour rows up
  * to the next hour, hour rows up to the next day, then day rows (the current day's row holds every
  * attempt up to now), so at most 3 + 23 + 31 buckets, each summed over its shard rows.
@@ -99,14 +110,14 @@ export function attemptStatsQuery(orgId: string, since: Date) {
              ${histogramSum} as latency
         from (select succeeded, failed, latency from attempt_rollups
                where org_id = ${orgId} and grain_seconds = 900
-                 and bucket_start >= ${at(start)} and bucket_start < ${at(hour)}
+                 and ${rollupKeyFrom(orgId, 900, at(start))} and ${rollupKeyBefore(orgId, 900, at(hour))}
               union all
               select succeeded, failed, latency from attempt_rollups
                where org_id = ${orgId} and grain_seconds = 3600
-                 and bucket_start >= ${at(hour)} and bucket_start < ${at(day)}
+                 and ${rollupKeyFrom(orgId, 3600, at(hour))} and ${rollupKeyBefore(orgId, 3600, at(day))}
               union all
               select succeeded, failed, latency from attempt_rollups
-               where org_id = ${orgId} and grain_seconds = 86400 and bucket_start >= ${at(day)}) r`,
+               where org_id = ${orgId} and grain_seconds = 86400 and ${rollupKeyFrom(orgId, 86400, at(day))}) r`,
   };
 }
 

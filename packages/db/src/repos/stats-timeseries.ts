@@ -3,7 +3,14 @@
 // from hour rows, 1d from day rows), so a 7d series in 6h buckets reads 168 hours' rows, never attempts.
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../database.ts';
-import { histogramPercentiles, histogramSum, parseHistogram, ROLLUP_GRAINS } from './attempt-stats.ts';
+import {
+  histogramPercentiles,
+  histogramSum,
+  parseHistogram,
+  ROLLUP_GRAINS,
+  rollupKeyBefore,
+  rollupKeyFrom,
+} from './attempt-stats.ts';
 
 export interface AttemptBucket {
   /** Unix seconds: the bucket is [start, start + bucket seconds). */
@@ -48,8 +55,8 @@ export function attemptTimeseriesQuery(orgId: string, range: TimeseriesRange): R
                sum(succeeded) as succeeded, sum(failed) as failed, ${histogramSum} as latency
           from attempt_rollups
          where org_id = ${orgId} and grain_seconds = ${grain}::int
-           and bucket_start >= to_timestamp(${since}::float8)
-           and bucket_start < to_timestamp(${last + b}::float8)
+           and ${rollupKeyFrom(orgId, grain, new Date(since * 1000))}
+           and ${rollupKeyBefore(orgId, grain, new Date((last + b) * 1000))}
          group by 1
       ) r on r.start = s.start
      order by s.start`;
