@@ -32,12 +32,15 @@ let ingest: ServiceProcess;
 beforeAll(async () => {
   ({ stack, receiver } = await startStackWithReceiver({
     services: ['api'],
-    // The caps per target and organization raised, so the worker's slots, not the caps, bound what it holds.
+    // The caps per target and organization raised, so the worker's slots, not the caps, bound what it
+    // holds; the attempt time-out as deployed (not the test stack's 2 s): 100 MiB going at once to one
+    // receiver in this process can take longer, and a timed-out attempt is retried (a second arrival).
     env: {
       INGEST_RATE_LIMIT: '1000000',
       DELIVERY_CONCURRENCY: '100',
       TARGET_MAX_IN_FLIGHT: '1000',
       ORG_MAX_IN_FLIGHT: '1000',
+      DELIVERY_TIMEOUT_MS: '15000',
     },
   }));
   stack.env.NODE_OPTIONS = serviceNodeOptions('ingest');
