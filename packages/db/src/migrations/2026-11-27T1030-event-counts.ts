@@ -23,20 +23,26 @@ const byStatus = statuses.map((s) => `coalesce(sum(d.s) filter (where d.status =
 const addUp = (t: string) => counters.map((c) => `${c} = ${t}.${c} + excluded.${c}`).join(', ');
 const shard = `(pg_backend_pid() % ${SHARDS})::smallint`;
 
-/** The three upserts, as one statement over `d` (org_id, target_id, event_type, created_at, status, s). */
-function applyDeltas(deltas: string): string {
+/**
+ * The three upserts, as one statement over `d` (org_id, target_id, event_type, created_at, status, s).
+ * `netOnly` skips counter rows whose deltas add up to nothing (deltas that may cancel out).
+ */
+export function applyDeltas(deltas: string, netOnly = false): string {
+  const net = netOnly
+    ? `having ${statuses.map((s) => `coalesce(sum(d.s) filter (where d.status = '${s}'), 0) <> 0`).join(' or ')}`
+    : '';
   return `
     with d as (${deltas}),
     r as (
       insert into event_rollup as r (org_id, grain, bucket, shard, ${counters.join(', ')})
       select d.org_id, g.grain, case g.grain when 900 then ${quarter} else ${day} end, ${shard}, ${byStatus}
         from d cross join (values (900), (86400)) as g(grain)
-       group by 1, 2, 3 order by 1, 2, 3
+       group by 1, 2, 3 ${net} order by 1, 2, 3
       on conflict (org_id, grain, bucket, shard) do update set ${addUp('r')}),
     t as (
       insert into event_target_counts as t (org_id, target_id, day, shard, ${counters.join(', ')})
       select d.org_id, d.target_id, ${day}, ${shard}, ${byStatus}
-        from d group by 1, 2, 3 order by 1, 2, 3
+        from d group by 1, 2, 3 ${net} order by 1, 2, 3
       on conflict (org_id, target_id, day, shard) do update set ${addUp('t')})
       insert into event_type_counts as y (org_id, event_type, target_id, day, shard, n)
       select d.org_id, d.event_type, d.target_id, ${day}, ${shard}, sum(d.s)
@@ -44,8 +50,8 @@ function applyDeltas(deltas: string): string {
       on conflict (org_id, event_type, target_id, day, shard) do update set n = y.n + excluded.n`;
 }
 
-const counted = 'org_id, target_id, event_type, created_at, status';
-const moved = `(n.status, n.created_at, n.target_id, n.event_type, n.org_id)
+export const counted = 'org_id, target_id, event_type, created_at, status';
+export const moved = `(n.status, n.created_at, n.target_id, n.event_type, n.org_id)
   is distinct from (o.status, o.created_at, o.target_id, o.event_type, o.org_id)`;
 
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -10,6 +10,7 @@ import * as testItems from './2026-11-26T0900-test-items.ts';
 import * as partitionedEvents from './2026-11-27T1000-partitioned-events.ts';
 import * as eventCounts from './2026-11-27T1030-event-counts.ts';
 import * as attemptRollups from './2026-11-27T1100-attempt-rollups.ts';
+import * as eventCountsUpdateUnjoined from './2026-11-28T0900-event-counts-update-unjoined.ts';
 
 /** Every migration, registered explicitly (no directory scanning), in the order they run. */
 const migrations: Record<string, Migration> = {
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-27T1000-partitioned-events': partitionedEvents,
   '2026-11-27T1030-event-counts': eventCounts,
   '2026-11-27T1100-attempt-rollups': attemptRollups,
+  '2026-11-28T0900-event-counts-update-unjoined': eventCountsUpdateUnjoined,
 };
 
 export const migrationProvider: MigrationProvider = {
