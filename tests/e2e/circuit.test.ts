@@ -71,12 +71,14 @@ it('opens on failures, holds without attempts, probes, and closes when the targe
     const r = await stack.ingest(`/t/${target.id}`, { key: ws.apiKey, body: { i } });
     expect(r.status).toBe(202);
   }
-  const open = await pollUntil('the circuit to open', async () => {
+  // The circuit moves when a failed attempt frees its slot (Redis); the failures are counted on the
+  // target's row when the attempt's record commits (Postgres), alongside: the count can trail the open
+  // circuit by one batch of records.
+  const open = await pollUntil('the circuit to open and its failures to be counted', async () => {
     const h = await health();
-    return h.circuit === 'open' ? h : undefined;
+    return h.circuit === 'open' && h.consecutive_failures >= 3 ? h : undefined;
   });
   expect(open).toMatchObject({ status: 'failing', last_success_at: null });
-  expect(open.consecutive_failures).toBeGreaterThanOrEqual(3);
   expect(open.failing_since).toEqual(expect.any(Number));
   expect(open.next_probe_at).toEqual(expect.any(Number));
 
