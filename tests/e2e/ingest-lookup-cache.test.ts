@@ -2,7 +2,9 @@
 // database whose queries are counted, and real Redis, a key in use stays cached while 2,000 made-up
 // keys are looked up (each costs one query, then a second ask for one of them costs none: misses are
 // kept apart, few and briefly), and at the size cap only the least recently used target is dropped,
-// not the whole cache. A moved cache generation still drops everything, misses included.
+// not the whole cache. A moved cache generation still drops everything, misses included. A request's
+// key and target lookups share one read of the generation; a lookup of a request begun after the last
+// read was sent reads again, and sees a change made in between.
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { createTarget } from '@evds/db';
 import { newId, sha256 } from '@evds/domain';
@@ -70,4 +72,39 @@ it('drops only the least recently used target at the size cap', async () => {
   expect(queries.targets).toBe(4);
   await cache.target(ws.orgId, ids[0] ?? '');
   expect(queries.targets).toBe(5);
+});
+
+it("shares a request's read of the generation between its key and target lookups, never an older one", async () => {
+  // The reads of the generation, counted on the real connection the cache uses.
+  let reads = 0;
+  const counted = new Proxy(redis, {
+    get: (r, p) =>
+      p === 'get'
+        ? (...args: Parameters<Redis['get']>) => {
+            reads++;
+            return r.get(...args);
+          }
+        : Reflect.get(r, p),
+  });
+  const { db, queries } = countingDb(database.db);
+  const cache = createLookupCache({ db, redis: counted, prefix, maxEntries: 100 });
+  const target = await mailbox();
+  const request = async () => {
+    const since = performance.now();
+    await cache.credentials.apiKey(sha256(ws.apiKey));
+    return cache.target(ws.orgId, target, since);
+  };
+  expect(await request()).toMatchObject({ id: target });
+  expect(reads).toBe(1);
+  expect(await request()).toMatchObject({ id: target });
+  expect(reads).toBe(2);
+  expect(queries.targets).toBe(1);
+
+  // A lookup of a request begun after the last read was sent reads again: it sees a change made since.
+  await request();
+  const since = performance.now();
+  await bumpCacheGeneration(redis, prefix);
+  expect(await cache.target(ws.orgId, target, since)).toMatchObject({ id: target });
+  expect(reads).toBe(4);
+  expect(queries.targets).toBe(2);
 });

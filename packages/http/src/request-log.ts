@@ -9,6 +9,8 @@ declare global {
     interface Request {
       /** The request id: the caller's X-Request-Id when well formed, else a new one. */
       id: string;
+      /** When the request reached the app (performance.now()), before any of its own work began. */
+      receivedAt: number;
     }
   }
 }
@@ -31,10 +33,11 @@ const levelOf = (status: number): Level => (status >= 500 ? 'error' : status >= 
  */
 export function requestLogger(logger: Logger): RequestHandler {
   return (req, res, next) => {
+    const started = performance.now();
+    req.receivedAt = started;
     const id = requestIdOf(req);
     req.id = id;
     res.setHeader('X-Request-Id', id);
-    const started = performance.now();
     res.once('finish', () => {
       const level = levelOf(res.statusCode);
       if (!logger.isLevelEnabled(level)) return;

@@ -44,6 +44,8 @@ export interface IngestRequest {
   signature: string | undefined;
   timestamp: string | undefined;
   requestId: string | null;
+  /** When the request began (performance.now()): lets the target lookup share its key lookup's read. */
+  receivedAt?: number;
 }
 
 /** A request as it arrives: its body not read yet, and read only once the target's rules allow. */
@@ -90,7 +92,7 @@ const routeKinds: Record<IngestRequest['route'], readonly TargetKind[]> = {
  * rules come first: until they pass, the body is not even read.
  */
 export async function acceptItem(deps: IngestDeps, req: UnreadRequest): Promise<IngestResult> {
-  const target = await deps.lookups.target(req.orgId, req.targetId);
+  const target = await deps.lookups.target(req.orgId, req.targetId, req.receivedAt);
   if (!target || !routeKinds[req.route].includes(target.kind)) return { kind: 'not_found' };
   if (billingBlocks(target.billing_status)) return { kind: 'billing_blocked' };
   if (!target.enabled) return { kind: 'disabled' };

@@ -15,13 +15,18 @@ const MISS_MAX_AGE_MS = 10_000;
 
 export interface LookupCache {
   credentials: CredentialStore;
-  target(orgId: string, targetId: string): Promise<IngestTarget | undefined>;
+  /**
+   * `since`: when the request began (performance.now()). A read of the generation sent after it serves
+   * this lookup as well as a fresh one would: the request's own key lookup has usually made one.
+   */
+  target(orgId: string, targetId: string, since?: number): Promise<IngestTarget | undefined>;
 }
 
 /**
  * In-process caches of API keys and targets (with their org's billing state) for the ingest hot path.
  * Every lookup first reads the deployment's cache generation (one Redis GET, far cheaper than the
- * Postgres queries it saves); when it moved, everything cached is dropped. When Redis cannot answer,
+ * Postgres queries it saves), or uses a read sent after its request began (a request's key and target
+ * lookups share one); when it moved, everything cached is dropped. When Redis cannot answer,
  * lookups go to Postgres. Found entries are bounded least-recently-used caches: at the cap the coldest
  * entry goes, not the whole cache.
  */
@@ -36,6 +41,8 @@ export function createLookupCache(opts: {
   const targets = new LRUCache<string, IngestTarget>(found);
   const misses = new LRUCache<string, true>({ max: MISS_ENTRIES, ttl: MISS_MAX_AGE_MS });
   let generation: string | null | undefined;
+  /** The newest read of the generation: when it was sent and what it answered. */
+  let lastRead: { sentAt: number; value: string | null } | undefined;
 
   const dropAll = () => {
     keys.clear();
@@ -47,17 +54,22 @@ export function createLookupCache(opts: {
   // all began, so it sees every change answered before any of their requests arrived.
   const generations = createBatcher<null, string | null>(
     async (waiting) => {
+      const sentAt = performance.now();
       const current = await opts.redis.get(cacheGenerationKey(opts.prefix));
+      if (!lastRead || lastRead.sentAt < sentAt) lastRead = { sentAt, value: current };
       return waiting.map(() => current);
     },
     { maxBatch: 100_000, maxInFlight: 1 },
   );
 
-  /** True when the caches may be used for this lookup. */
-  async function fresh(): Promise<boolean> {
+  /** True when the caches may be used for this lookup (of a request begun at `since`, when given). */
+  async function fresh(since?: number): Promise<boolean> {
     let current: string | null;
     try {
-      current = await generations.submit(null);
+      current =
+        since !== undefined && lastRead !== undefined && lastRead.sentAt >= since
+          ? lastRead.value
+          : await generations.submit(null);
     } catch {
       dropAll();
       generation = undefined;
@@ -75,8 +87,9 @@ export function createLookupCache(opts: {
     missKey: string,
     key: string,
     load: () => Promise<T | undefined>,
+    since?: number,
   ): Promise<T | undefined> {
-    const usable = await fresh();
+    const usable = await fresh(since);
     if (usable) {
       const hit = hits.get(key);
       if (hit) return hit;
@@ -97,9 +110,9 @@ export function createLookupCache(opts: {
       apiKey: (hash) => cached(keys, `key:${hash}`, hash, () => findApiKey(opts.db, hash)),
       session: () => Promise.resolve(undefined),
     },
-    target: (orgId, targetId) => {
+    target: (orgId, targetId, since) => {
       const key = `${orgId}:${targetId}`;
-      return cached(targets, `target:${key}`, key, () => getIngestTarget(opts.db, orgId, targetId));
+      return cached(targets, `target:${key}`, key, () => getIngestTarget(opts.db, orgId, targetId), since);
     },
   };
 }

@@ -43,6 +43,7 @@ function toRequest(
     signature: header(req, 'x-service-signature'),
     timestamp: header(req, 'x-service-timestamp'),
     requestId: req.id,
+    receivedAt: req.receivedAt,
   };
 }
 
