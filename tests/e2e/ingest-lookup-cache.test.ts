@@ -84,7 +84,7 @@ it("shares a request's read of the generation between its key and target lookups
             reads++;
             return r.get(...args);
           }
-        : Reflect.get(r, p),
+        : (Reflect.get(r, p) as unknown),
   });
   const { db, queries } = countingDb(database.db);
   const cache = createLookupCache({ db, redis: counted, prefix, maxEntries: 100 });
