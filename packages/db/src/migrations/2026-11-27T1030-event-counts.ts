@@ -51,8 +51,15 @@ export function applyDeltas(deltas: string, netOnly = false): string {
 }
 
 export const counted = 'org_id, target_id, event_type, created_at, status';
-export const moved = `(n.status, n.created_at, n.target_id, n.event_type, n.org_id)
+const moved = `(n.status, n.created_at, n.target_id, n.event_type, n.org_id)
   is distinct from (o.status, o.created_at, o.target_id, o.event_type, o.org_id)`;
+/** The update's deltas: the rows whose counted columns changed, +1 as they are now, -1 as they were. */
+export const movedRows = `
+  select n.org_id, n.target_id, n.event_type, n.created_at, n.status, 1 as s
+    from new_rows n join old_rows o on o.id = n.id where ${moved}
+  union all
+  select o.org_id, o.target_id, o.event_type, o.created_at, o.status, -1
+    from old_rows o join new_rows n on n.id = o.id where ${moved}`;
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   const cols = counters.map((c) => `${c} bigint not null default 0`).join(', ');
@@ -82,15 +89,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       `begin ${body}; return null; end`,
     )}`.execute(db);
   await fn('event_counts_insert', applyDeltas(`select ${counted}, 1 as s from new_rows`));
-  await fn(
-    'event_counts_update',
-    applyDeltas(`
-      select n.org_id, n.target_id, n.event_type, n.created_at, n.status, 1 as s
-        from new_rows n join old_rows o on o.id = n.id where ${moved}
-      union all
-      select o.org_id, o.target_id, o.event_type, o.created_at, o.status, -1
-        from old_rows o join new_rows n on n.id = o.id where ${moved}`),
-  );
+  await fn('event_counts_update', applyDeltas(movedRows));
   // A delete takes from rows that exist and never adds one: an organization being deleted cascades to
   // its events and its counters alike, and must not get counter rows back.
   await fn(

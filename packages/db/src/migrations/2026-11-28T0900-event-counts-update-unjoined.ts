@@ -5,7 +5,7 @@
 // rows of its own columns: a row whose counted columns did not change cancels out, and counter rows
 // whose deltas add up to nothing are not written.
 import { sql, type Kysely } from 'kysely';
-import { applyDeltas, counted, moved } from './2026-11-27T1030-event-counts.ts';
+import { applyDeltas, counted, movedRows } from './2026-11-27T1030-event-counts.ts';
 
 const replace = (body: string) =>
   sql`create or replace function event_counts_update() returns trigger language plpgsql as ${sql.lit(
@@ -22,12 +22,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await replace(
-    applyDeltas(`
-      select n.org_id, n.target_id, n.event_type, n.created_at, n.status, 1 as s
-        from new_rows n join old_rows o on o.id = n.id where ${moved}
-      union all
-      select o.org_id, o.target_id, o.event_type, o.created_at, o.status, -1
-        from old_rows o join new_rows n on n.id = o.id where ${moved}`),
-  ).execute(db);
+  await replace(applyDeltas(movedRows)).execute(db);
 }
