@@ -22,6 +22,7 @@ import {
 import { newAttemptId, newId } from '@evds/domain';
 import { createTestDatabase, seedWorkspace, type TestDatabase, type TestWorkspace } from '@evds/testkit';
 import { sql } from 'kysely';
+import { planNodes, type PlanNode } from './plan-kit.ts';
 
 let database: TestDatabase;
 let one: Db;
@@ -152,9 +153,6 @@ const literal = (v: unknown): string =>
       ? quote(`{${v.map((e) => (e === null ? 'NULL' : `"${text(e).replace(/["\\]/g, '\\$&')}"`)).join(',')}}`)
       : quote(text(v));
 
-type PlanNode = { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; Plans?: PlanNode[] };
-const nodesOf = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodesOf)];
-
 it("finds each recorded item by its primary key under the record's kept plan, behind a backlog", async () => {
   // A backlog of pending items in the current partition, inserted since its statistics were taken
   // (a burst, or an outage's backlog); a fresh handle, whose sessions plan the record for the first time.
@@ -180,7 +178,7 @@ it("finds each recorded item by its primary key under the record's kept plan, be
     const { rows } = await pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
       `explain (format json) execute ${sent!.name}(${sent!.values.map(literal).join(', ')})`,
     );
-    const scans = nodesOf(rows[0]!['QUERY PLAN'][0].Plan).filter((n) =>
+    const scans = planNodes(rows[0]!['QUERY PLAN'][0].Plan).filter((n) =>
       n['Relation Name']?.startsWith('events_'),
     );
     expect(scans.length).toBeGreaterThan(0);

@@ -15,6 +15,7 @@ import {
 } from '@evds/db';
 import { createTestDatabase, seedWorkspace, type TestDatabase } from '@evds/testkit';
 import { sql, type RawBuilder } from 'kysely';
+import { planNodes, type PlanNode } from './plan-kit.ts';
 
 const PER_CONNECTION = 250_000;
 const CONNECTIONS = 4;
@@ -46,21 +47,13 @@ async function seed(orgId: string, n: number, days: number, k: number, of: numbe
   }
 }
 
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  Plans?: PlanNode[];
-}
-const nodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodes)];
-
 async function planOf(query: RawBuilder<unknown>): Promise<PlanNode[]> {
   const r = await sql<{
     'QUERY PLAN': [{ Plan: PlanNode }];
   }>`explain (analyze, format json) ${query}`.execute(db);
   const plan = r.rows[0]?.['QUERY PLAN'][0].Plan;
   if (!plan) throw new Error('no plan');
-  return nodes(plan);
+  return planNodes(plan);
 }
 
 /** No attempts read, and attempt_rollups only through its key (no sequential scan of other orgs' rows). */

@@ -8,6 +8,7 @@ import { attemptTimeseriesQuery } from '@evds/db';
 import { startTestApi, type TestApi } from '@evds/testkit';
 import { sql } from 'kysely';
 import { addAttempts, workspaceWithEvent, type Series } from './stats-timeseries-kit.ts';
+import { planNodes, type PlanNode } from './plan-kit.ts';
 
 const HOUR = 3600;
 let api: TestApi;
@@ -20,18 +21,6 @@ afterAll(async () => {
 });
 
 describe('the statement', () => {
-  interface PlanNode {
-    'Node Type': string;
-    'Relation Name'?: string;
-    'Index Name'?: string;
-    'Actual Rows'?: number;
-    'Actual Loops'?: number;
-    'Rows Removed by Filter'?: number;
-    'Rows Removed by Index Recheck'?: number;
-    Plans?: PlanNode[];
-  }
-  const nodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodes)];
-
   it("reads only the organization's rollup rows through their key, among 100k attempts of another organization", async () => {
     const db = api.database.db;
     const mine = await workspaceWithEvent(api);
@@ -57,7 +46,7 @@ describe('the statement', () => {
     }>`explain (analyze, format json) ${query}`.execute(db);
     const plan = explained.rows[0]?.['QUERY PLAN'][0].Plan;
     if (!plan) throw new Error('no plan');
-    const all = nodes(plan);
+    const all = planNodes(plan);
     expect(all.filter((n) => n['Relation Name']?.startsWith('delivery_attempts'))).toEqual([]);
     const scans = all.filter((n) => n['Relation Name'] === 'attempt_rollups');
     expect(scans).toHaveLength(1);
