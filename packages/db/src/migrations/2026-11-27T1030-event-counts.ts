@@ -19,7 +19,10 @@ const counters = statuses.map(col);
 
 const day = `date_trunc('day', d.created_at, 'UTC')`;
 const quarter = `date_bin('15 minutes', d.created_at, timestamptz '2001-01-01 00:00:00+00')`;
-const byStatus = statuses.map((s) => `coalesce(sum(d.s) filter (where d.status = '${s}'), 0)`).join(', ');
+/** Per status, the sum of the deltas `d.s` of its rows. */
+const sums = statuses.map((s) => `coalesce(sum(d.s) filter (where d.status = '${s}'), 0)`);
+const byStatus = sums.join(', ');
+const byStatusNamed = sums.map((x, i) => `${x} as ${counters[i]}`).join(', ');
 const addUp = (t: string) => counters.map((c) => `${c} = ${t}.${c} + excluded.${c}`).join(', ');
 const shard = `(pg_backend_pid() % ${SHARDS})::smallint`;
 
@@ -28,9 +31,7 @@ const shard = `(pg_backend_pid() % ${SHARDS})::smallint`;
  * `netOnly` skips counter rows whose deltas add up to nothing (deltas that may cancel out).
  */
 export function applyDeltas(deltas: string, netOnly = false): string {
-  const net = netOnly
-    ? `having ${statuses.map((s) => `coalesce(sum(d.s) filter (where d.status = '${s}'), 0) <> 0`).join(' or ')}`
-    : '';
+  const net = netOnly ? `having ${sums.map((x) => `${x} <> 0`).join(' or ')}` : '';
   return `
     with d as (${deltas}),
     r as (
@@ -97,17 +98,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     `
     with d as (select ${counted}, -1 as s from old_rows),
     r as (update event_rollup r set ${counters.map((c) => `${c} = r.${c} + x.${c}`).join(', ')}
-      from (select d.org_id, g.grain, case g.grain when 900 then ${quarter} else ${day} end as bucket, ${statuses
-        .map((s) => `coalesce(sum(d.s) filter (where d.status = '${s}'), 0) as ${col(s)}`)
-        .join(', ')}
+      from (select d.org_id, g.grain, case g.grain when 900 then ${quarter} else ${day} end as bucket, ${byStatusNamed}
               from d cross join (values (900), (86400)) as g(grain) group by 1, 2, 3) x
      where r.org_id = x.org_id and r.grain = x.grain and r.bucket = x.bucket
        and r.shard = (select min(s.shard) from event_rollup s
                        where s.org_id = x.org_id and s.grain = x.grain and s.bucket = x.bucket)),
     t as (update event_target_counts t set ${counters.map((c) => `${c} = t.${c} + x.${c}`).join(', ')}
-      from (select d.org_id, d.target_id, ${day} as day, ${statuses
-        .map((s) => `coalesce(sum(d.s) filter (where d.status = '${s}'), 0) as ${col(s)}`)
-        .join(', ')} from d group by 1, 2, 3) x
+      from (select d.org_id, d.target_id, ${day} as day, ${byStatusNamed} from d group by 1, 2, 3) x
      where t.org_id = x.org_id and t.target_id = x.target_id and t.day = x.day
        and t.shard = (select min(s.shard) from event_target_counts s
                        where s.org_id = x.org_id and s.target_id = x.target_id and s.day = x.day))
