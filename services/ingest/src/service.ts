@@ -46,10 +46,9 @@ export function createIngestService(cfg: IngestConfig): IngestService {
     limit: cfg.INGEST_RATE_LIMIT,
     windowSeconds: cfg.INGEST_RATE_WINDOW_SECONDS,
   });
-  // Half the pool commits batches; the other half serves lookups and idempotent requests.
+  // One connection of the pool commits batches; the others serve lookups and idempotent requests.
   const groupCommit = createGroupCommit(db, {
     maxBatch: 200,
-    maxInFlight: Math.max(1, Math.floor(cfg.DB_POOL_SIZE / 2)),
     afterCommit: (items) => enqueueItems(producer, logger, items),
   });
   const lookups = createLookupCache({ db, redis, prefix: cfg.REDIS_PREFIX, maxEntries: 50_000 });
