@@ -53,8 +53,9 @@ it('runs one batch at a time: the items that arrive meanwhile share the next tra
   const enqueued: number[] = [];
   const commit = createGroupCommit(database.db, {
     maxBatch: 200,
-    afterCommit: async (items) => {
+    afterCommit: (items) => {
       enqueued.push(items.length);
+      return Promise.resolve();
     },
   });
   const items = Array.from({ length: 60 }, () => item());
@@ -66,7 +67,7 @@ it('runs one batch at a time: the items that arrive meanwhile share the next tra
 });
 
 it('fails only the row that breaks its batch; the others of that batch are committed', async () => {
-  const commit = createGroupCommit(database.db, { maxBatch: 200, afterCommit: async () => undefined });
+  const commit = createGroupCommit(database.db, { maxBatch: 200, afterCommit: () => Promise.resolve() });
   const first = item();
   const good = [item(), item(), item()];
   // A kind the usage records' check constraint refuses: this row alone breaks the batch.
