@@ -3,41 +3,21 @@
 // (rows inserted by one transaction share its xmin), each batch is enqueued once after its commit,
 // and a row that fails its batch fails alone while the others of that batch are still committed.
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { createTarget, type NewItem } from '@evds/db';
-import { newId } from '@evds/domain';
+import type { NewItem } from '@evds/db';
 import { createGroupCommit } from '@evds/ingest-core';
-import { createTestDatabase, seedWorkspace, type TestDatabase, type TestWorkspace } from '@evds/testkit';
+import type { TestDatabase } from '@evds/testkit';
 import { sql } from 'kysely';
+import { createItemFixture, type ItemFixture } from './item-kit.ts';
 
+let fixture: ItemFixture;
 let database: TestDatabase;
-let ws: TestWorkspace;
-let targetId: string;
+const item = () => fixture.item();
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  ws = await seedWorkspace(database.db);
-  targetId = (
-    await createTarget(database.db, {
-      id: newId(),
-      org_id: ws.orgId,
-      kind: 'webhook',
-      name: 'hook',
-      url: 'https://93.184.215.14/hook',
-    })
-  ).id;
+  fixture = await createItemFixture();
+  database = fixture.database;
 });
 afterAll(() => database.drop());
-
-const item = (): NewItem => ({
-  id: newId(),
-  orgId: ws.orgId,
-  targetId,
-  kind: 'webhook',
-  eventType: 'order.paid',
-  correlationId: null,
-  payload: Buffer.from('{"n":1}'),
-  requestId: null,
-});
 
 /** How many transactions inserted these events. */
 const transactionsOf = async (ids: string[]) =>

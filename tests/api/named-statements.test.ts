@@ -9,7 +9,6 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import {
   createDb,
-  createTarget,
   ensurePartitions,
   insertItems,
   loadDeliveryWorkMany,
@@ -17,47 +16,29 @@ import {
   noteAttemptOutcomes,
   recordAttempts,
   type Db,
-  type NewItem,
 } from '@evds/db';
-import { newAttemptId, newId } from '@evds/domain';
-import { createTestDatabase, seedWorkspace, type TestDatabase, type TestWorkspace } from '@evds/testkit';
+import { newAttemptId } from '@evds/domain';
+import type { TestDatabase, TestWorkspace } from '@evds/testkit';
 import { sql } from 'kysely';
+import { createItemFixture, type ItemFixture } from './item-kit.ts';
 import { planNodes, type PlanNode } from './plan-kit.ts';
 
+let fixture: ItemFixture;
 let database: TestDatabase;
 let one: Db;
 let ws: TestWorkspace;
 let targetId: string;
+const item = () => fixture.item();
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  ws = await seedWorkspace(database.db);
-  targetId = (
-    await createTarget(database.db, {
-      id: newId(),
-      org_id: ws.orgId,
-      kind: 'webhook',
-      name: 'hook',
-      url: 'https://93.184.215.14/hook',
-    })
-  ).id;
+  fixture = await createItemFixture();
+  ({ database, ws, targetId } = fixture);
   // One connection: every statement below runs in the session whose prepared statements are read.
   one = createDb({ url: database.url, poolSize: 1 });
 });
 afterAll(async () => {
   await one.destroy();
   await database.drop();
-});
-
-const item = (): NewItem => ({
-  id: newId(),
-  orgId: ws.orgId,
-  targetId,
-  kind: 'webhook',
-  eventType: 'order.paid',
-  correlationId: null,
-  payload: Buffer.from('{"n":1}'),
-  requestId: null,
 });
 
 /** One item through the hot path: accepted, loaded, attempted (delivered), its target's health noted. */
