@@ -46,7 +46,7 @@ export function createIngestService(cfg: IngestConfig): IngestService {
     limit: cfg.INGEST_RATE_LIMIT,
     windowSeconds: cfg.INGEST_RATE_WINDOW_SECONDS,
   });
-  // One connection of the pool commits batches; the others serve lookups and idempotent requests.
+  // Batches commit one at a time, on one connection of the named statements' pool (packages/db database.ts).
   const groupCommit = createGroupCommit(db, {
     maxBatch: 200,
     afterCommit: (items) => enqueueItems(producer, logger, items),
