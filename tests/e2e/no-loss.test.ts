@@ -92,8 +92,10 @@ it('SIGKILL of the delivery worker mid-run loses nothing', async () => {
 }, 90_000);
 
 it('flushing Redis mid-run loses nothing', async () => {
-  // Slow answers keep a backlog of waiting jobs in Redis when it is flushed.
-  receiver.setBehaviour(() => ({ status: 200, delayMs: 100 }));
+  // Slow answers keep a backlog of waiting jobs in Redis when it is flushed: the target's 10 slots
+  // (TARGET_MAX_IN_FLIGHT) then deliver about 33 items/s, far fewer than the 150 accepted before the
+  // flush in any run (at 100 ms a slow ingest let the worker keep up, and no job was left to flush).
+  receiver.setBehaviour(() => ({ status: 200, delayMs: 300 }));
   const target = await createWebhookTarget(stack, ws, `${receiver.url}/flush`);
   const redis = createRedis(stack.env.REDIS_URL ?? '', { role: 'client' });
   try {
