@@ -95,8 +95,10 @@ describe('service and account', () => {
 
   it('a bad key is a typed 401 on the API and on ingest', async () => {
     const bad = make({ apiKey: 'evds_sk_not_a_key' });
-    for (const call of [bad.targets.list(), bad.send('tgt_unknown', { a: 1 })]) {
-      const err = await refusal(call);
+    // One after the other: a call started early and refused while the first is awaited would be an
+    // unhandled rejection, failing the test whenever ingest answers before the API.
+    for (const call of [() => bad.targets.list(), () => bad.send('tgt_unknown', { a: 1 })]) {
+      const err = await refusal(call());
       expect([err.status, err.code]).toEqual([401, 'unauthenticated']);
     }
   });
