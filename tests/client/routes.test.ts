@@ -202,8 +202,8 @@ describe('session-only routes', () => {
     expect((await session.billing.get()).billing_enabled).toBe(false);
     expect((await session.billing.invoices()).invoices).toEqual([]);
     expect((await session.billing.reconciliation()).local.accepted_events).toBeGreaterThanOrEqual(1);
-    for (const call of [session.billing.checkout(), session.billing.portal()]) {
-      const err = await refusal(call);
+    for (const call of [() => session.billing.checkout(), () => session.billing.portal()]) {
+      const err = await refusal(call());
       expect([err.status, err.code]).toEqual([503, 'billing_disabled']);
     }
     const err = await refusal(client.billing.get());
