@@ -4,10 +4,10 @@
 // over four times the rows takes about four times as long, not sixteen (the statement's old and new
 // rows carry no statistics, and a join of them ran as a nested loop).
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { createDb, createTarget, type Db } from '@evds/db';
-import { newId } from '@evds/domain';
-import { createTestDatabase, seedWorkspace, type TestDatabase, type TestWorkspace } from '@evds/testkit';
+import { createDb, type Db } from '@evds/db';
+import type { TestDatabase, TestWorkspace } from '@evds/testkit';
 import { sql } from 'kysely';
+import { createItemFixture } from './item-kit.ts';
 
 let database: TestDatabase;
 let db: Db;
@@ -15,18 +15,8 @@ let ws: TestWorkspace;
 let targetId: string;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
+  ({ database, ws, targetId } = await createItemFixture());
   db = database.db;
-  ws = await seedWorkspace(db);
-  targetId = (
-    await createTarget(db, {
-      id: newId(),
-      org_id: ws.orgId,
-      kind: 'webhook',
-      name: 'h',
-      url: 'https://127.0.0.1:9/h',
-    })
-  ).id;
 });
 afterAll(() => database.drop());
 

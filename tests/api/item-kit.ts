@@ -1,5 +1,6 @@
-// What the suites on ingest's insert and the worker's statements start from: a fresh database with one
-// organization and one webhook target, and new items for that target as ingest makes them.
+// What the suites on ingest's insert, the worker's statements and the event counters start from: a
+// fresh database with one organization and one webhook target, and new items for that target as ingest
+// makes them.
 import { createTarget, type NewItem } from '@evds/db';
 import { newId } from '@evds/domain';
 import { createTestDatabase, seedWorkspace, type TestDatabase, type TestWorkspace } from '@evds/testkit';
