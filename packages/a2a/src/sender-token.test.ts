@@ -1,18 +1,18 @@
 // Proves that the a2a sender sends a bearer token only from an envelope sealed for its own target: one
 // copied from another target's row, or from another column of its own, ends the attempt before any
 // connection with the reason recorded, and the token sealed for the target is still used.
-import { Agent } from 'node:https';
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import type { DeliveryWork } from '@evds/db';
 import { createSecretBox } from '@evds/secrets';
+import { Agent } from 'undici';
 import { a2aSender } from './sender.ts';
 
 const box = createSecretBox(`k1:${randomBytes(32).toString('base64')}`);
-const agent = new Agent();
-afterAll(() => agent.destroy());
+const dispatcher = new Agent({ connect: { timeout: 2000 } });
+afterAll(() => dispatcher.destroy());
 // Nothing listens on port 1: a request that is sent fails with a connection error, not the token's.
-const send = a2aSender({ agent, timeoutMs: 2000, connectTimeoutMs: 2000 });
+const send = a2aSender({ dispatcher, timeoutMs: 2000 });
 
 const work = (token: string) =>
   ({

@@ -1,10 +1,10 @@
 // The a2a Sender for the shared delivery processor: one SendMessage over HTTP+JSON (A2A v1.0). The
 // archived payload bytes are spliced in as the data part, never re-serialised; the messageId is the
 // event id, so every retry of one item carries the same id and agents may de-duplicate on it.
-import type { Agent } from 'node:https';
 import type { A2aInterface, DeliveryWork } from '@evds/db';
 import { postJson, type Sender, type SenderResult } from '@evds/delivery';
 import { SecretOpenError } from '@evds/secrets';
+import type { Dispatcher } from 'undici';
 import { messageSendUrl } from './card.ts';
 
 export const A2A_VERSION = '1.0';
@@ -13,9 +13,9 @@ const USER_AGENT = 'evds-a2a/1.0';
 const READ_BYTES = 1024 * 1024;
 
 export interface A2aSenderOptions {
-  agent: Agent;
+  /** The guarded dispatcher (createGuardedDispatcher), which also bounds connection set-up. */
+  dispatcher: Dispatcher;
   timeoutMs: number;
-  connectTimeoutMs?: number;
   /**
    * Called once when the interface answers 404 (the agent may have moved): refreshes the target's
    * card so the next attempt uses the new interface, and says what happened for the attempt's log.
@@ -61,9 +61,8 @@ export function a2aSender(opts: A2aSenderOptions): Sender {
       sendMessageBody(work.id, work.payload, iface.tenant),
       headers,
       {
-        agent: opts.agent,
+        dispatcher: opts.dispatcher,
         timeoutMs: opts.timeoutMs,
-        connectTimeoutMs: opts.connectTimeoutMs,
         keepBytes: READ_BYTES,
       },
     );

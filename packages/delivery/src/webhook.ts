@@ -1,6 +1,6 @@
-import type { Agent } from 'node:https';
 import type { DeliveryWork } from '@evds/db';
 import { SecretOpenError, type SecretBox } from '@evds/secrets';
+import type { Dispatcher } from 'undici';
 import type { Sender } from './process.ts';
 import { postJson, type SendResult } from './send.ts';
 import { signatureHeader } from './sign.ts';
@@ -34,7 +34,7 @@ const unusableSecret = (err: SecretOpenError): SendResult => ({
 });
 
 /** Webhook delivery: the archived bytes, signed with the current (and, while rotating, previous) secret. */
-export function webhookSender(opts: { agent: Agent; timeoutMs: number; connectTimeoutMs?: number }): Sender {
+export function webhookSender(opts: { dispatcher: Dispatcher; timeoutMs: number }): Sender {
   return async (work, secrets: SecretBox) => {
     let signing: string[];
     try {

@@ -3,6 +3,8 @@ export type { AddressCheck, NetPolicy, NetPolicyOptions, Resolve, UrlCheck } fro
 export { hostNameProblem } from './host-name.ts';
 export { createGuardedAgent } from './agent.ts';
 export type { GuardedAgentOptions } from './agent.ts';
+export { createGuardedDispatcher } from './dispatcher.ts';
+export type { GuardedDispatcherOptions } from './dispatcher.ts';
 export { NETGUARD_REFUSED, NetguardRefusedError, isNetguardRefusal } from './errors.ts';
 export type { NameRefusal } from './errors.ts';
 export { normalizeHostName, trimTrailing } from './trim.ts';

@@ -14,7 +14,7 @@ import {
   startServiceMetrics,
   type MetricsServer,
 } from '@evds/metrics';
-import { createGuardedAgent, createNetPolicy } from '@evds/netguard';
+import { createGuardedAgent, createGuardedDispatcher, createNetPolicy } from '@evds/netguard';
 import { catalog, createProducer, createRedis, queueCounts } from '@evds/queue';
 import { createLogger, once, waitForBacking, type Service } from '@evds/runtime';
 import { createSecretBox } from '@evds/secrets';
@@ -38,7 +38,10 @@ export function createA2aWorker(cfg: WorkerConfig): Service {
     dns: outboundDns(cfg),
     onNameRefused: (refusal) => logger.warn(refusal, 'network policy refused a host name'),
   });
-  const agent = createGuardedAgent(policy, { maxSockets: cfg.DELIVERY_CONCURRENCY });
+  const dispatcher = createGuardedDispatcher(policy, {
+    connections: cfg.DELIVERY_CONCURRENCY,
+    connectTimeoutMs: cfg.DELIVERY_CONNECT_TIMEOUT_MS,
+  });
   const cardAgent = createGuardedAgent(policy, { keepAlive: false });
   const discover = createDiscovery({ agent: cardAgent, checkUrl: policy.checkUrl });
   const processItem = createProcessor({
@@ -49,9 +52,8 @@ export function createA2aWorker(cfg: WorkerConfig): Service {
     retryDelaysMs: cfg.RETRY_DELAYS_MS,
     queue: 'a2a',
     send: a2aSender({
-      agent,
+      dispatcher,
       timeoutMs: cfg.DELIVERY_TIMEOUT_MS,
-      connectTimeoutMs: cfg.DELIVERY_CONNECT_TIMEOUT_MS,
       onNotFound: createNotFoundRefresher({ db, discover, logger }),
     }),
     metrics,
@@ -83,7 +85,7 @@ export function createA2aWorker(cfg: WorkerConfig): Service {
     destroy: once(async () => {
       await worker.close();
       await producer.close();
-      agent.destroy();
+      await dispatcher.destroy();
       cardAgent.destroy();
       await db.destroy();
       redis.disconnect();

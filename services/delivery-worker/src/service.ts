@@ -20,7 +20,7 @@ import {
   startServiceMetrics,
   type MetricsServer,
 } from '@evds/metrics';
-import { createGuardedAgent, createNetPolicy } from '@evds/netguard';
+import { createGuardedDispatcher, createNetPolicy } from '@evds/netguard';
 import { bumpCacheGeneration, catalog, createProducer, createRedis, queueCounts } from '@evds/queue';
 import { createLogger, once, waitForBacking, type Service } from '@evds/runtime';
 import { createSecretBox } from '@evds/secrets';
@@ -48,16 +48,14 @@ export function createDeliveryWorker(cfg: WorkerConfig): Service {
     ]);
     return { [catalog.webhook.queue]: webhook, [catalog.maintenance.queue]: maintenance };
   });
-  const agent = createGuardedAgent(
+  const dispatcher = createGuardedDispatcher(
     createNetPolicy({
       allowCidrs: cfg.NETGUARD_ALLOW_CIDRS,
       testHosts: cfg.NETGUARD_TEST_HOSTS,
       dns: outboundDns(cfg),
       onNameRefused: (refusal) => logger.warn(refusal, 'network policy refused a host name'),
     }),
-    {
-      maxSockets: cfg.DELIVERY_CONCURRENCY,
-    },
+    { connections: cfg.DELIVERY_CONCURRENCY, connectTimeoutMs: cfg.DELIVERY_CONNECT_TIMEOUT_MS },
   );
   const processItem = createProcessor({
     db,
@@ -66,11 +64,7 @@ export function createDeliveryWorker(cfg: WorkerConfig): Service {
     logger,
     retryDelaysMs: cfg.RETRY_DELAYS_MS,
     queue: 'webhook',
-    send: webhookSender({
-      agent,
-      timeoutMs: cfg.DELIVERY_TIMEOUT_MS,
-      connectTimeoutMs: cfg.DELIVERY_CONNECT_TIMEOUT_MS,
-    }),
+    send: webhookSender({ dispatcher, timeoutMs: cfg.DELIVERY_TIMEOUT_MS }),
     metrics,
     admission: createAdmission({
       flow: createFlow(producerRedis, cfg.REDIS_PREFIX, flowLimits(cfg)),
@@ -143,7 +137,7 @@ export function createDeliveryWorker(cfg: WorkerConfig): Service {
       await recoveryWorker.close();
       await maintenance.close();
       await producer.close();
-      agent.destroy();
+      await dispatcher.destroy();
       await db.destroy();
       redis.disconnect();
       producerRedis.disconnect();
