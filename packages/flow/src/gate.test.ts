@@ -66,6 +66,35 @@ describe('caps', () => {
     expect((await flow.acquire('webhook', { orgId: id(), targetId: id() }, 'x1')).go).toBe(true);
   });
 
+  it('counts concurrent calls of several organizations and targets as if made one by one', async () => {
+    const flow = createFlow(redis, prefix, limits);
+    const [o1, o2] = [id(), id()];
+    const targets = [
+      { orgId: o1, targetId: id() },
+      { orgId: o1, targetId: id() },
+      { orgId: o2, targetId: id() },
+    ];
+    // Four calls per target at once: they share script calls, one per organization at a time.
+    const calls = targets.flatMap((t, ti) => [1, 2, 3, 4].map((n) => ({ t, jobId: `j${ti}-${n}` })));
+    const answers = await Promise.all(calls.map((c) => flow.acquire('webhook', c.t, c.jobId)));
+    const goes = (ti: number) =>
+      calls.filter((c, i) => c.t === targets[ti] && answers[i]!.go).map((c) => c.jobId);
+    // Each target's cap is 2 and each organization's 3: o1's two targets share its 3 slots.
+    expect(goes(0).length + goes(1).length).toBe(3);
+    expect(goes(0).length).toBeLessThanOrEqual(2);
+    expect(goes(1).length).toBeLessThanOrEqual(2);
+    expect(goes(2)).toHaveLength(2);
+    expect(answers.filter((a) => !a.go)).toHaveLength(12 - 5);
+    // Releasing every slot at once hands each freed slot to a parked job of the same organization.
+    const going = calls.filter((_, i) => answers[i]!.go);
+    const released = await Promise.all(going.map((c) => flow.release('webhook', c.t, c.jobId, 'ok')));
+    const handed = released.flatMap((r) => r.handed);
+    expect(handed).toHaveLength(5);
+    const parked = new Set(calls.filter((_, i) => !answers[i]!.go).map((c) => c.jobId));
+    for (const h of handed) expect(parked.has(h.jobId)).toBe(true);
+    expect(handed.filter((h) => h.targetId === targets[2]!.targetId)).toHaveLength(2);
+  });
+
   it('lapses the slot of a holder that never releases it', async () => {
     const flow = createFlow(redis, prefix, { ...limits, leaseMs: 100 });
     const t = { orgId: id(), targetId: id() };

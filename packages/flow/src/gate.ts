@@ -1,4 +1,5 @@
 import type { Redis } from '@evds/queue';
+import { createBatcher } from '@evds/runtime';
 import { flowKeys, openCircuitsKey, type TargetRef } from './keys.ts';
 import { ACQUIRE, RELEASE } from './scripts.ts';
 
@@ -48,65 +49,129 @@ const HELD_WAKE_PER_RANK_MS = 100;
 const HELD_WAKE_MAX_MS = 10 * 60_000;
 
 type Scripted = Redis & {
-  evdsFlowAcquire(...args: (string | number)[]): Promise<[string, string | number, number?, number?]>;
-  evdsFlowRelease(...args: (string | number)[]): Promise<(string | number)[]>;
+  evdsFlowAcquire(...args: (string | number)[]): Promise<[string, string | number, number?, number?][]>;
+  evdsFlowRelease(...args: (string | number)[]): Promise<(string | number)[][]>;
 };
+
+interface Call {
+  kind: string;
+  t: TargetRef;
+  jobId: string;
+}
+type ReleaseCall = Call & { outcome: 'ok' | 'fail' | 'none' };
+type Released = Awaited<ReturnType<Flow['release']>>;
+
+/**
+ * One script call per organization among `calls` (its keys share one hash slot), answered in the
+ * calls' order; a failed call fails only its own organization's deliveries.
+ */
+async function perOrganization<C extends Call, R>(
+  calls: C[],
+  run: (group: C[]) => Promise<R[]>,
+): Promise<(R | Error)[]> {
+  const groups = new Map<string, number[]>();
+  for (const [i, c] of calls.entries()) {
+    const at = groups.get(c.t.orgId);
+    if (at) at.push(i);
+    else groups.set(c.t.orgId, [i]);
+  }
+  const out: (R | Error)[] = new Array<R | Error>(calls.length);
+  await Promise.all(
+    [...groups.values()].map(async (at) => {
+      try {
+        const results = await run(at.map((i) => calls[i]!));
+        at.forEach((i, j) => (out[i] = results[j]!));
+      } catch (err) {
+        const error = err instanceof Error ? err : new Error(String(err));
+        for (const i of at) out[i] = error;
+      }
+    }),
+  );
+  return out;
+}
 
 /**
  * Delivery flow control over Redis: caps on attempts in flight per target and per organization, and a
  * circuit breaker per target. A delivery that may not start now is held (its job waits delayed, holding
- * no worker slot) and is woken by the release that frees room for it, oldest first.
+ * no worker slot) and is woken by the release that frees room for it, oldest first. The acquires (and
+ * the releases) a worker makes while one call is under way go together in the next, one per organization.
  */
 export function createFlow(redis: Redis, prefix: string, limits: FlowLimits): Flow {
   const r = redis as Scripted;
   if (!('evdsFlowAcquire' in r)) {
-    redis.defineCommand('evdsFlowAcquire', { numberOfKeys: 5, lua: ACQUIRE });
-    redis.defineCommand('evdsFlowRelease', { numberOfKeys: 5, lua: RELEASE });
+    redis.defineCommand('evdsFlowAcquire', { lua: ACQUIRE });
+    redis.defineCommand('evdsFlowRelease', { lua: RELEASE });
   }
-  const keysOf = (t: TargetRef) => {
-    const k = flowKeys(prefix, t);
-    return [k.orgInflight, k.inflight, k.parked, k.circuit, k.orgParked];
-  };
-  return {
-    async acquire(kind, t, jobId) {
-      const [verdict, a, rank = 0, probeAt = 0] = await r.evdsFlowAcquire(
-        ...keysOf(t),
-        jobId,
-        `${kind}/${t.targetId}`,
-        limits.targetCap,
-        limits.orgCap,
-        limits.leaseMs,
-      );
-      if (verdict === 'go') return { go: true, probe: a === 1 };
-      // Later parked jobs wake later, so a long line does not wake all at once; behind an open circuit
-      // the first wakes at the probe time (the first to arrive then is the probe).
-      const untilProbe = probeAt > 0 ? Math.max(0, probeAt - Date.now()) : HELD_WAKE_MS;
-      const delayMs = Math.min(untilProbe + rank * HELD_WAKE_PER_RANK_MS, HELD_WAKE_MAX_MS);
-      return { go: false, reason: a as HoldReason, delayMs };
-    },
-    async release(kind, t, jobId, outcome) {
+  // The organization's two keys, then each delivery's target keys (the scripts' KEYS layout).
+  const keysOf = (group: Call[]) => {
+    const org = flowKeys(prefix, group[0]!.t);
+    const targets = group.flatMap(({ t }) => {
       const k = flowKeys(prefix, t);
-      const out = await r.evdsFlowRelease(
-        ...keysOf(t),
-        jobId,
-        outcome,
-        `${kind}/${t.targetId}`,
-        limits.targetCap,
-        limits.orgCap,
-        limits.failureThreshold,
-        limits.cooldownMs,
-        limits.cooldownMaxMs,
-        RESERVATION_MS,
-        k.orgBase,
-        t.targetId,
-      );
-      const [opened, closed, ...rest] = out;
-      const handed: Handed[] = [];
-      for (let i = 0; i + 2 < rest.length; i += 3)
-        handed.push({ kind: String(rest[i]), targetId: String(rest[i + 1]), jobId: String(rest[i + 2]) });
-      if (opened === 1) await redis.zadd(openCircuitsKey(prefix), Date.now(), t.targetId);
-      if (closed === 1) await redis.zrem(openCircuitsKey(prefix), t.targetId);
-      return { handed, opened: opened === 1, closed: closed === 1 };
+      return [k.inflight, k.parked, k.circuit];
+    });
+    return { keys: [org.orgInflight, org.orgParked, ...targets], orgBase: org.orgBase };
+  };
+  const batching = { maxBatch: 100, maxInFlight: 1 };
+
+  const acquires = createBatcher<Call, Admission>(
+    (calls) =>
+      perOrganization(calls, async (group) => {
+        const { keys } = keysOf(group);
+        const args = group.flatMap((c) => [c.jobId, `${c.kind}/${c.t.targetId}`]);
+        const answers = await r.evdsFlowAcquire(
+          keys.length,
+          ...keys,
+          limits.targetCap,
+          limits.orgCap,
+          limits.leaseMs,
+          ...args,
+        );
+        return answers.map(([verdict, a, rank = 0, probeAt = 0]): Admission => {
+          if (verdict === 'go') return { go: true, probe: a === 1 };
+          // Later parked jobs wake later, so a long line does not wake all at once; behind an open
+          // circuit the first wakes at the probe time (the first to arrive then is the probe).
+          const untilProbe = probeAt > 0 ? Math.max(0, probeAt - Date.now()) : HELD_WAKE_MS;
+          const delayMs = Math.min(untilProbe + rank * HELD_WAKE_PER_RANK_MS, HELD_WAKE_MAX_MS);
+          return { go: false, reason: a as HoldReason, delayMs };
+        });
+      }),
+    batching,
+  );
+
+  const releases = createBatcher<ReleaseCall, Released>(
+    (calls) =>
+      perOrganization(calls, async (group) => {
+        const { keys, orgBase } = keysOf(group);
+        const args = group.flatMap((c) => [c.jobId, c.outcome, `${c.kind}/${c.t.targetId}`, c.t.targetId]);
+        const answers = await r.evdsFlowRelease(
+          keys.length,
+          ...keys,
+          limits.targetCap,
+          limits.orgCap,
+          limits.failureThreshold,
+          limits.cooldownMs,
+          limits.cooldownMaxMs,
+          RESERVATION_MS,
+          orgBase,
+          ...args,
+        );
+        return answers.map(([opened, closed, ...rest]) => {
+          const handed: Handed[] = [];
+          for (let i = 0; i + 2 < rest.length; i += 3)
+            handed.push({ kind: String(rest[i]), targetId: String(rest[i + 1]), jobId: String(rest[i + 2]) });
+          return { handed, opened: opened === 1, closed: closed === 1 };
+        });
+      }),
+    batching,
+  );
+
+  return {
+    acquire: (kind, t, jobId) => acquires.submit({ kind, t, jobId }),
+    async release(kind, t, jobId, outcome) {
+      const released = await releases.submit({ kind, t, jobId, outcome });
+      if (released.opened) await redis.zadd(openCircuitsKey(prefix), Date.now(), t.targetId);
+      if (released.closed) await redis.zrem(openCircuitsKey(prefix), t.targetId);
+      return released;
     },
   };
 }
