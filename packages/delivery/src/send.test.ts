@@ -131,7 +131,8 @@ describe('postJson', () => {
   it('refuses an address the policy refuses, literal or named, before any connection', async () => {
     const before = connections;
     const named = base.replace('127.0.0.1', 'receiver.evds.test');
-    for (const url of [base, named]) {
+    const mapped = base.replace('127.0.0.1', '[::ffff:127.0.0.1]');
+    for (const url of [base, mapped, named]) {
       const r = await postJson(
         `${url}/ok`,
         Buffer.from('{}'),
