@@ -2,7 +2,7 @@
 // attempt keeps of each kind of answer (compressed, long, endless, cut off, slow, refused).
 import type { ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createGuardedDispatcher, createNetPolicy } from '@evds/netguard';
@@ -145,6 +145,27 @@ describe('postJson', () => {
     const allowed = dispatcherFor(['127.0.0.0/8']);
     const r = await postJson(`${named}/ok`, Buffer.from('{}'), {}, { dispatcher: allowed, timeoutMs: 2000 });
     expect(r).toMatchObject({ statusCode: 200, refused: false });
+  });
+
+  it('bounds the connection set-up apart from the whole attempt', async () => {
+    // A TCP listener that never answers the TLS handshake.
+    const silent = createNetServer(() => {});
+    await new Promise<void>((done) => silent.listen(0, '127.0.0.1', done));
+    const port = (silent.address() as AddressInfo).port;
+    const policy = createNetPolicy({ allowCidrs: ['127.0.0.0/8'] });
+    const dispatcher = createGuardedDispatcher(policy, { connections: 1, connectTimeoutMs: 200, ca });
+    dispatchers.push(dispatcher);
+    const r = await postJson(
+      `https://127.0.0.1:${port}/`,
+      Buffer.from('{}'),
+      {},
+      { dispatcher, timeoutMs: 10_000 },
+    );
+    silent.close();
+    expect(r).toMatchObject({ statusCode: null, refused: false });
+    expect(r.error).toMatch(/connect timeout/i);
+    // undici checks its connect time-outs on a coarse clock (about a second here): well inside 10 s.
+    expect(r.durationMs).toBeLessThan(5000);
   });
 
   it('names a refused connection', async () => {
