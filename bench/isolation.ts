@@ -16,6 +16,7 @@ import { sql } from 'kysely';
 import {
   awaitArrivals,
   cpuSeconds,
+  dropRunKeys,
   insertWebhookTarget,
   latenciesOf,
   pct,
@@ -92,6 +93,7 @@ const stop = async (code: number) => {
   await Promise.all(services.map((p) => p.kill('SIGTERM')));
   receiver.kill();
   await db.destroy();
+  await dropRunKeys(bench);
   await bench.backing.stop();
   process.exit(code);
 };

@@ -14,6 +14,7 @@ import { sql } from 'kysely';
 import {
   awaitArrivals,
   cpuSeconds,
+  dropRunKeys,
   insertWebhookTarget,
   latenciesOf,
   peakRss,
@@ -205,6 +206,7 @@ receiver.kill();
 await producer.close();
 redis.disconnect();
 await db.destroy();
+await dropRunKeys(bench);
 await backing.stop();
 
 const targets = throughputTargets({

@@ -12,6 +12,7 @@ import { serviceNodeOptions } from '@evds/config';
 import { createDb, migrateToLatest, type Db } from '@evds/db';
 import { newId } from '@evds/domain';
 import { createDatabaseIfMissing, ensureBacking, type BackingServers } from '@evds/localenv';
+import { createRedis } from '@evds/queue';
 import { createSecretBox, newSigningSecret } from '@evds/secrets';
 import { createTestCa, type ServiceProcess, type TestCa } from '@evds/testkit';
 import pg from 'pg';
@@ -77,6 +78,18 @@ export async function startBench(database: string, log: (m: string) => void): Pr
     NODE_OPTIONS: overrides.NODE_OPTIONS ?? serviceNodeOptions('delivery-worker'),
   };
   return { backing, databaseUrl, db, box: createSecretBox(encryptionKeys), ca, tlsDir, env, workerEnv };
+}
+
+/**
+ * Removes every Redis key of the run's prefix (queues, flow control, rate limits, caches): a run on a
+ * long-lived Redis leaves nothing behind.
+ */
+export async function dropRunKeys(bench: Bench): Promise<void> {
+  const redis = createRedis(bench.backing.redisUrl, { role: 'client' });
+  for (const node of 'nodes' in redis ? redis.nodes('master') : [redis])
+    for await (const keys of node.scanStream({ match: `*${bench.env.REDIS_PREFIX}*`, count: 1000 }))
+      if ((keys as string[]).length) await node.unlink(...(keys as string[]));
+  redis.disconnect();
 }
 
 /** An exempt organization with one user and one API key. */
