@@ -142,7 +142,7 @@ export function createFlow(redis: Redis, prefix: string, limits: FlowLimits): Fl
     (calls) =>
       perOrganization(calls, async (group) => {
         const { keys, orgBase } = keysOf(group);
-        const args = group.flatMap((c) => [c.jobId, c.outcome, `${c.kind}/${c.t.targetId}`, c.t.targetId]);
+        const args = group.flatMap((c) => [c.jobId, c.outcome, `${c.kind}/${c.t.targetId}`]);
         const answers = await r.evdsFlowRelease(
           keys.length,
           ...keys,

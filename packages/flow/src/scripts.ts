@@ -80,7 +80,7 @@ return out
 /**
  * ARGV: target cap, org cap, failure threshold, cooldown ms, cooldown max ms, reservation ms, org key
  * base; then per delivery: token, outcome ('ok' | 'fail' | 'none': no attempt was made), org-parked
- * member (kind/target), target id.
+ * member (kind/target).
  * Frees each token's slot, moves its circuit, then hands the capacity now free to parked deliveries:
  * that target's first, then the organization's other targets' (oldest parked first). Each handed
  * slot is reserved for the job (the caller promotes it), so a newcomer cannot take it meanwhile.
@@ -95,7 +95,7 @@ local function closedCircuit(circuit)
   local s = redis.call('HGET', circuit, 'state')
   return not s or s == 'closed'
 end
-local function release(inflight, parked, circuit, token, outcome, member, targetId)
+local function release(inflight, parked, circuit, token, outcome, member)
   purge(inflight)
   redis.call('ZREM', orgInflight, token)
   redis.call('ZREM', inflight, token)
@@ -118,6 +118,8 @@ local function release(inflight, parked, circuit, token, outcome, member, target
     end
   end
   local out = {opened, closed}
+  -- Nothing parked for the organization (the usual case): no capacity to hand out.
+  if redis.call('EXISTS', orgParked) == 0 then return out end
   local orgFree = orgCap - redis.call('ZCARD', orgInflight)
   local function handOut(otherInflight, otherParked, parkedMember, free)
     local n = 0
@@ -135,11 +137,10 @@ local function release(inflight, parked, circuit, token, outcome, member, target
     end
     if redis.call('ZCARD', otherParked) == 0 then redis.call('ZREM', orgParked, parkedMember) end
   end
-  -- Nothing parked for the organization (the usual case): no capacity to hand out.
-  if redis.call('EXISTS', orgParked) == 0 then return out end
   if closedCircuit(circuit) then
     handOut(inflight, parked, member, targetCap - redis.call('ZCARD', inflight))
   end
+  local targetId = string.match(member, '^[^/]+/(.+)$')
   if orgFree > 0 then
     for _, other in ipairs(redis.call('ZRANGE', orgParked, 0, 9)) do
       if orgFree <= 0 then break end
@@ -157,8 +158,8 @@ local function release(inflight, parked, circuit, token, outcome, member, target
 end
 local out = {}
 for i = 0, #KEYS / 3 - 1 do
-  local k, a = 3 + 3 * i, 8 + 4 * i
-  out[i + 1] = release(KEYS[k], KEYS[k + 1], KEYS[k + 2], ARGV[a], ARGV[a + 1], ARGV[a + 2], ARGV[a + 3])
+  local k, a = 3 + 3 * i, 8 + 3 * i
+  out[i + 1] = release(KEYS[k], KEYS[k + 1], KEYS[k + 2], ARGV[a], ARGV[a + 1], ARGV[a + 2])
 end
 return out
 `;
