@@ -1,11 +1,15 @@
 // Proves, against the real database, how ingest's group commit shares transactions: items committed
 // together run one batch at a time, so the items that arrive while a batch runs all go in the next one
 // (rows inserted by one transaction share its xmin), each batch is enqueued once after its commit,
-// and a row that fails its batch fails alone while the others of that batch are still committed.
+// and a row that fails its batch fails alone while the others of that batch are still committed. A
+// batch's items are enqueued as group jobs of up to JOB_GROUP_MAX, whose numbers their rows keep; an
+// item alone, or committed alone after its batch failed, keeps a job of its own.
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import type { NewItem } from '@evds/db';
-import { createGroupCommit } from '@evds/ingest-core';
-import type { TestDatabase } from '@evds/testkit';
+import { createGroupCommit, enqueueItems } from '@evds/ingest-core';
+import { createProducer, createRedis, JOB_GROUP_MAX, jobGroupId } from '@evds/queue';
+import { createLogger } from '@evds/runtime';
+import { testRedisPrefix, testRedisUrl, type TestDatabase } from '@evds/testkit';
 import { sql } from 'kysely';
 import { createItemFixture, type ItemFixture } from './item-kit.ts';
 
@@ -70,4 +74,68 @@ it('fails only the row that breaks its batch; the others of that batch are commi
     )
     .execute();
   expect(stored.map((r) => r.id).sort()).toEqual([first, ...good].map((i) => i.id).sort());
+});
+
+/** The stored job group of each id (null: a job of its own). */
+const groupsOf = async (ids: string[]) =>
+  new Map(
+    (await database.db.selectFrom('events').select(['id', 'job_group']).where('id', 'in', ids).execute()).map(
+      (r) => [r.id, r.job_group],
+    ),
+  );
+
+it('enqueues a batch as group jobs of up to JOB_GROUP_MAX items, whose numbers the rows keep', async () => {
+  const redis = createRedis(testRedisUrl(), { role: 'client' });
+  const producer = createProducer(redis, testRedisPrefix());
+  const logger = createLogger({ level: 'silent', name: 'group-commit-test' });
+  try {
+    const commit = createGroupCommit(database.db, {
+      maxBatch: 200,
+      afterCommit: (items) => enqueueItems(producer, logger, items),
+    });
+    const items = Array.from({ length: 2 * JOB_GROUP_MAX + 3 }, () => item());
+    await Promise.all(items.map((i) => commit.commit(i)));
+
+    // The first item ran alone: its own job. The other 42 shared a batch: three groups (20, 20, 2).
+    const stored = await groupsOf(items.map((i) => i.id));
+    const [first, ...rest] = items.map((i) => i.id);
+    expect(stored.get(first ?? '')).toBeNull();
+    const queue = producer.queue('webhook');
+    expect(await queue.getJobState(first ?? '')).toBe('waiting');
+    const groups = new Map<number, string[]>();
+    for (const id of rest) {
+      const group = stored.get(id);
+      if (!group) throw new Error(`${id} has no job group`);
+      groups.set(group, [...(groups.get(group) ?? []), id]);
+    }
+    expect([...groups.values()].map((g) => g.length)).toEqual([JOB_GROUP_MAX, JOB_GROUP_MAX, 2]);
+    for (const [group, ids] of groups) {
+      const job = await queue.getJob(jobGroupId(group));
+      expect(job?.data).toEqual({ eventIds: ids });
+      // No job of their own: the group's job carries them.
+      expect(await queue.getJobState(ids[0] ?? '')).toBe('unknown');
+    }
+    await queue.obliterate({ force: true });
+  } finally {
+    await producer.close();
+    redis.disconnect();
+  }
+});
+
+it('stores no job group for the rows of a failed batch, committed one by one', async () => {
+  const enqueued: (number | undefined)[] = [];
+  const commit = createGroupCommit(database.db, {
+    maxBatch: 200,
+    afterCommit: (items) => {
+      enqueued.push(...items.map((i) => i.jobGroup));
+      return Promise.resolve();
+    },
+  });
+  const first = item();
+  const good = [item(), item()];
+  const bad = { ...item(), kind: 'pager' as NewItem['kind'] };
+  await Promise.allSettled([first, ...good, bad].map((i) => commit.commit(i)));
+  const stored = await groupsOf([first, ...good].map((i) => i.id));
+  expect([...stored.values()]).toEqual([null, null, null]);
+  expect(enqueued).toEqual([undefined, undefined, undefined]);
 });

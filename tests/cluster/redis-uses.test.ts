@@ -18,6 +18,7 @@ import {
   createRedis,
   createWorker,
   isRedisUnavailable,
+  jobGroupId,
   queueCounts,
   waitListKey,
   type Producer,
@@ -61,13 +62,16 @@ it('runs BullMQ queues on the cluster: add, count, the waiting list, a worker', 
   expect(keys).toContain(`${prefix}:bull:{webhook-delivery}:${eventId}`);
   expect(keys.every((k) => /:bull:\{(webhook-delivery|a2a-delivery)\}:/.test(k))).toBe(true);
 
+  // A group job (ingest's items of one commit) goes through the same list.
+  const grouped = [newId(), newId()];
+  await producer.addBulk('webhook', [{ jobId: jobGroupId(7), data: { eventIds: grouped } }]);
   const seen: string[] = [];
   const worker = createWorker(
     'webhook',
     workerRedis,
     prefix,
     (data) => {
-      seen.push(data.eventId);
+      seen.push(...('eventId' in data ? [data.eventId] : data.eventIds));
       return Promise.resolve();
     },
     { concurrency: 1 },
@@ -75,8 +79,8 @@ it('runs BullMQ queues on the cluster: add, count, the waiting list, a worker', 
   void worker.run();
   try {
     const deadline = Date.now() + 10_000;
-    while (seen.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    expect(seen).toEqual([eventId]);
+    while (seen.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(seen).toEqual([eventId, ...grouped]);
   } finally {
     await worker.close();
   }

@@ -1,6 +1,7 @@
 // The sweeper against real Postgres and Redis: it re-enqueues an overdue item whose job is gone or
-// dead, leaves one whose job is still scheduled, and never repeats an attempt that completed while it
-// looked (its listing of overdue items can be older than the job states it reads).
+// dead, leaves one whose job is still scheduled (its own, or the group job it was enqueued in), and
+// never repeats an attempt that completed while it looked (its listing of overdue items can be older
+// than the job states it reads).
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import {
   createOrganization,
@@ -18,6 +19,8 @@ import {
   createProducer,
   createRedis,
   createWorker,
+  jobGroupId,
+  newJobGroup,
   type Producer,
   type Redis,
 } from '@evds/queue';
@@ -53,8 +56,8 @@ afterAll(async () => {
   await database.drop();
 });
 
-/** A committed item, made overdue by a minute. */
-async function overdueItem(): Promise<string> {
+/** A committed item, made overdue by a minute; with `jobGroup`, committed as a member of that group. */
+async function overdueItem(jobGroup?: number): Promise<string> {
   const id = newId();
   await insertItems(db, [
     {
@@ -66,6 +69,7 @@ async function overdueItem(): Promise<string> {
       correlationId: null,
       payload: Buffer.from('{}'),
       requestId: null,
+      jobGroup,
     },
   ]);
   await db
@@ -153,4 +157,33 @@ it('does not repeat an attempt that completed after the overdue listing was read
   await complete(attemptJobId(other, 0));
   expect(await requeueDead(db, producer, [await listed(other)])).toBe(1);
   expect(await producer.queue('webhook').getJobState(attemptJobId(other, 0))).toBe('waiting');
+});
+
+it('leaves the items of a group job that still waits, and re-enqueues them one by one once it is gone', async () => {
+  const group = newJobGroup();
+  const members = [await overdueItem(group), await overdueItem(group)];
+  await producer.add('webhook', jobGroupId(group), { eventIds: members });
+  expect((await listed(members[0] ?? '')).job_group).toBe(group);
+
+  // Waiting in its group: no job of their own, and yet nothing to do.
+  expect(await requeueDead(db, producer, await Promise.all(members.map(listed)))).toBe(0);
+
+  // The group's job ran (here, a worker that does nothing) and left the items pending: each gets a job.
+  await complete(jobGroupId(group));
+  expect(await requeueDead(db, producer, await Promise.all(members.map(listed)))).toBe(2);
+  const queue = producer.queue('webhook');
+  expect(await Promise.all(members.map((id) => queue.getJobState(attemptJobId(id, 0))))).toEqual([
+    'waiting',
+    'waiting',
+  ]);
+  // Their own jobs now count: a second look finds nothing dead.
+  expect(await requeueDead(db, producer, await Promise.all(members.map(listed)))).toBe(0);
+});
+
+it('leaves an item that left its group for a delayed job of its own (held back by flow control)', async () => {
+  const group = newJobGroup();
+  const held = await overdueItem(group);
+  await producer.add('webhook', attemptJobId(held, 0), { eventId: held }, { delayMs: 60_000 });
+  expect(await producer.queue('webhook').getJobState(jobGroupId(group))).toBe('unknown');
+  expect(await requeueDead(db, producer, [await listed(held)])).toBe(0);
 });

@@ -1,21 +1,23 @@
 import type { DeliveryWork } from '@evds/db';
 import type { Flow, Handed } from '@evds/flow';
 import type { DeliveryMetrics } from '@evds/metrics';
-import { DelayedError, type Job, type Producer } from '@evds/queue';
+import { attemptJobId, DelayedError, type Job, type Producer } from '@evds/queue';
 import type { Logger } from '@evds/runtime';
 
 export interface Admission {
   /**
-   * Lets the attempt start, or holds it: the job is moved back to delayed (no worker slot, no attempt,
-   * still a live job to the sweeper) and DelayedError is thrown for BullMQ. Without a job (unit use)
-   * a hold throws as well.
+   * Lets the attempt start (true), or holds it back (false): it waits as a delayed job, with no worker
+   * slot and no attempt, still a live job to the sweeper. An item's own job is moved back to delayed and
+   * DelayedError is thrown for BullMQ; an item of a group (no `job`) leaves it, as a delayed job of its
+   * own under its attempt job id, and the group goes on with its other items.
    */
-  enter(work: DeliveryWork, job: Job | undefined, token: string | undefined): Promise<void>;
+  enter(work: DeliveryWork, job: Job | undefined, token: string | undefined): Promise<boolean>;
   /** Frees the attempt's slot, moves the circuit by its outcome and wakes the parked jobs given room. */
   leave(work: DeliveryWork, job: Job | undefined, outcome: 'ok' | 'fail' | 'none'): Promise<void>;
 }
 
-const jobIdOf = (work: DeliveryWork, job: Job | undefined) => job?.id ?? work.id;
+const jobIdOf = (work: DeliveryWork, job: Job | undefined) =>
+  job?.id ?? attemptJobId(work.id, work.attempt_count);
 /** Attempt job ids are the event id, or the event id and "-r<n>" (attemptJobId). */
 const eventIdOfJob = (jobId: string) => jobId.slice(0, 32);
 
@@ -50,10 +52,15 @@ export function createAdmission(deps: {
 
   return {
     async enter(work, job, token) {
-      const admission = await flow.acquire(kind, ref(work), jobIdOf(work, job));
-      if (admission.go) return;
+      const jobId = jobIdOf(work, job);
+      const admission = await flow.acquire(kind, ref(work), jobId);
+      if (admission.go) return true;
       deps.metrics?.held(kind, admission.reason);
-      if (job) await job.moveToDelayed(Date.now() + admission.delayMs, token);
+      if (!job) {
+        await deps.producer.add(kind, jobId, { eventId: work.id }, { delayMs: admission.delayMs });
+        return false;
+      }
+      await job.moveToDelayed(Date.now() + admission.delayMs, token);
       throw new DelayedError(`held: ${admission.reason}`);
     },
     async leave(work, job, outcome) {

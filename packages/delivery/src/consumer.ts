@@ -3,19 +3,26 @@ import type { Logger } from '@evds/runtime';
 import type { Job, Worker } from 'bullmq';
 
 /**
- * The BullMQ worker of a delivery queue: each job is one attempt of one item. A job that throws
- * (Postgres away, say) is failed; the sweeper enqueues its item again, so it is only logged here.
+ * The BullMQ worker of a delivery queue. A job is one attempt of one item, or the first attempts of a
+ * group of items (enqueued together by ingest); the processor bounds the attempts under way, whatever
+ * jobs they came in. A job that throws (Postgres away, say) is failed; the sweeper enqueues its items
+ * again, so it is only logged here. A group's items all finish before its job does, failed or not.
  */
 export function createItemConsumer(
   kind: 'webhook' | 'a2a',
-  processItem: (eventId: string, job: Job, token: string | undefined) => Promise<void>,
+  processItem: (eventId: string, via?: { job: Job; token?: string }) => Promise<void>,
   opts: { redis: Redis; prefix: string; concurrency: number; lockMs: number; logger: Logger },
 ): Worker {
   const worker = createWorker(
     kind,
     opts.redis,
     opts.prefix,
-    ({ eventId }, job, token) => processItem(eventId, job, token),
+    async (data, job, token) => {
+      if ('eventId' in data) return processItem(data.eventId, { job, token });
+      const settled = await Promise.allSettled(data.eventIds.map((id) => processItem(id)));
+      const failed = settled.find((r) => r.status === 'rejected');
+      if (failed) throw failed.reason;
+    },
     {
       concurrency: opts.concurrency,
       lockMs: opts.lockMs,

@@ -12,6 +12,7 @@ import { newAttemptId } from '@evds/domain';
 import type { DeliveryMetrics } from '@evds/metrics';
 import { attemptJobId, type Job, type JobKind, type Producer } from '@evds/queue';
 import { createBatcher, type Logger } from '@evds/runtime';
+import pLimit from 'p-limit';
 import type { SecretBox } from '@evds/secrets';
 import type { Admission } from './admission.ts';
 import { retryAfterMs, retryDelay } from './retry-after.ts';
@@ -46,6 +47,8 @@ export interface ProcessorDeps {
   metrics?: DeliveryMetrics;
   /** Per-target and per-organization caps and circuits (optional: unit tests need not pass it). */
   admission?: Admission;
+  /** Attempts under way at once (DELIVERY_CONCURRENCY); unbounded if unset. */
+  concurrency?: number;
 }
 
 const isSuccess = (r: SendResult) => r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300;
@@ -80,9 +83,31 @@ export function createProcessor(deps: ProcessorDeps) {
     return moved;
   }, batching);
 
-  return async function processItem(eventId: string, job?: Job, token?: string): Promise<void> {
+  // Attempts under way at once, from the load to the answer. Recording follows outside the bound: the
+  // next attempt starts while this one is written, in a batch with its neighbours.
+  const slots = pLimit(deps.concurrency ?? Number.POSITIVE_INFINITY);
+
+  /**
+   * `via` is the item's own job (and its lock token); without it the item came in a group, which
+   * carries first attempts only: an item already attempted is left to its own retry job.
+   */
+  return async function processItem(eventId: string, via?: { job: Job; token?: string }): Promise<void> {
+    const made = await slots(() => attempt(eventId, via));
+    if (!made) return;
+    const { work, attemptedAt, result, outcome } = made;
+    const [recorded] = await Promise.allSettled([
+      record(work, attemptedAt, result, outcome),
+      deps.admission?.leave(work, via?.job, outcome.status === 'DELIVERED' ? 'ok' : 'fail'),
+    ]);
+    if (recorded.status === 'rejected') throw recorded.reason;
+  };
+
+  /** Loads the item and, unless it is done, undeliverable or held back, sends it. */
+  async function attempt(eventId: string, via: { job: Job; token?: string } | undefined) {
     const work = await loads.submit(eventId);
     if (!work || (work.status !== 'QUEUED' && work.status !== 'RETRYING')) return;
+    if (!via && work.attempt_count > 0) return;
+    const { job, token } = via ?? {};
     const unfixable = work.deleted_at
       ? 'target deleted'
       : !work.enabled
@@ -98,7 +123,7 @@ export function createProcessor(deps: ProcessorDeps) {
       return;
     }
 
-    await deps.admission?.enter(work, job, token);
+    if (deps.admission && !(await deps.admission.enter(work, job, token))) return;
     const attemptedAt = new Date();
     const result = await deps
       .send({ ...work, payload: work.payload, url: work.url }, deps.secrets)
@@ -107,13 +132,10 @@ export function createProcessor(deps: ProcessorDeps) {
         throw err;
       });
     // The target's slot is free once its answer is in: it is handed on while the attempt is recorded.
+    // The payload is not kept for that.
     const outcome = decide(result, work.attempt_count + 1, work.max_retries, deps.retryDelaysMs);
-    const [recorded] = await Promise.allSettled([
-      record(work, attemptedAt, result, outcome),
-      deps.admission?.leave(work, job, outcome.status === 'DELIVERED' ? 'ok' : 'fail'),
-    ]);
-    if (recorded.status === 'rejected') throw recorded.reason;
-  };
+    return { work: { ...work, payload: null }, attemptedAt, result, outcome };
+  }
 
   async function record(
     work: DeliveryWork,

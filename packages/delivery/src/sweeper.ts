@@ -1,5 +1,5 @@
 import { listOverdue, stillDue, type Db, type DueItem } from '@evds/db';
-import { attemptJobId, type Producer } from '@evds/queue';
+import { attemptJobId, jobGroupId, type Producer } from '@evds/queue';
 
 const BATCH = 500;
 const MAX_PER_SWEEP = 20_000;
@@ -29,18 +29,26 @@ export async function sweep(db: Db, producer: Producer, graceMs: number): Promis
 }
 
 /**
- * Re-enqueues those of `due` whose job is dead. A job that is waiting, delayed or active is left
- * alone, and so is an item that an attempt moved on after `due` was read: Postgres is read again
+ * The jobs that may carry an item's next attempt: its own, and for a first attempt enqueued in a group,
+ * the group's (the item leaves it for a job of its own when flow control holds it back).
+ */
+const jobsOf = (item: DueItem) =>
+  item.attempt_count === 0 && item.job_group !== null
+    ? [attemptJobId(item.id, 0), jobGroupId(item.job_group)]
+    : [attemptJobId(item.id, item.attempt_count)];
+
+/**
+ * Re-enqueues those of `due` whose jobs are all dead. An item with a job waiting, delayed or active is
+ * left alone, and so is an item that an attempt moved on after `due` was read: Postgres is read again
  * after the job states, since a job that completed meanwhile has already recorded its attempt.
  */
 export async function requeueDead(db: Db, producer: Producer, due: DueItem[]): Promise<number> {
   const dead = (
     await Promise.all(
       due.map(async (item) => {
-        const state = await producer
-          .queue(kindOf(item))
-          .getJobState(attemptJobId(item.id, item.attempt_count));
-        return DEAD_STATES.has(state) ? [item] : [];
+        const queue = producer.queue(kindOf(item));
+        const states = await Promise.all(jobsOf(item).map((id) => queue.getJobState(id)));
+        return states.every((state) => DEAD_STATES.has(state)) ? [item] : [];
       }),
     )
   ).flat();

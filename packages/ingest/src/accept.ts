@@ -11,7 +11,7 @@ import {
 } from '@evds/domain';
 import { hitOrLetThrough, parseJson, targetWindowKey, type RateLimiter } from '@evds/http';
 import type { IngestMetrics } from '@evds/metrics';
-import type { Producer } from '@evds/queue';
+import { jobGroupId, type JobData, type Producer } from '@evds/queue';
 import type { Logger } from '@evds/runtime';
 import { SecretOpenError, type SecretBox } from '@evds/secrets';
 import type { GroupCommit } from './group-commit.ts';
@@ -231,10 +231,25 @@ function openInboundSecret(deps: IngestDeps, target: IngestTarget): string | und
   }
 }
 
-/** After the commit. A failure here loses nothing: the sweeper enqueues committed items that have no job. */
+/**
+ * After the commit, one job per item or per job group (inJobGroups). A failure here loses nothing: the
+ * sweeper enqueues committed items whose job is missing.
+ */
 export async function enqueueItems(producer: Producer, logger: Logger, items: NewItem[]): Promise<void> {
-  const jobs = (kind: 'webhook' | 'a2a') =>
-    items.filter((i) => i.kind === kind).map((i) => ({ jobId: i.id, data: { eventId: i.id } }));
+  const jobs = (kind: 'webhook' | 'a2a') => {
+    const groups = new Map<number, string[]>();
+    const singles: { jobId: string; data: JobData<'webhook'> }[] = [];
+    for (const i of items) {
+      if (i.kind !== kind) continue;
+      if (i.jobGroup === undefined) singles.push({ jobId: i.id, data: { eventId: i.id } });
+      else if (groups.has(i.jobGroup)) groups.get(i.jobGroup)?.push(i.id);
+      else groups.set(i.jobGroup, [i.id]);
+    }
+    return [
+      ...singles,
+      ...[...groups].map(([group, eventIds]) => ({ jobId: jobGroupId(group), data: { eventIds } })),
+    ];
+  };
   try {
     await Promise.all([producer.addBulk('webhook', jobs('webhook')), producer.addBulk('a2a', jobs('a2a'))]);
   } catch (err) {

@@ -1,4 +1,5 @@
 import { insertItems, isDbUnavailable, isStatementTimeout, type Db, type NewItem } from '@evds/db';
+import { JOB_GROUP_MAX, newJobGroup } from '@evds/queue';
 import { createBatcher } from '@evds/runtime';
 
 export interface GroupCommit {
@@ -18,7 +19,8 @@ export function createGroupCommit(
   db: Db,
   opts: { maxBatch: number; afterCommit: (items: NewItem[]) => Promise<void> },
 ): GroupCommit {
-  const commitOne = async (item: NewItem): Promise<undefined | Error> => {
+  const commitOne = async (grouped: NewItem): Promise<undefined | Error> => {
+    const item = { ...grouped, jobGroup: undefined };
     try {
       await insertItems(db, [item]);
       await opts.afterCommit([item]);
@@ -28,7 +30,8 @@ export function createGroupCommit(
     }
   };
   const batching = { maxBatch: opts.maxBatch, maxInFlight: 1 };
-  const batcher = createBatcher<NewItem, undefined>(async (items) => {
+  const batcher = createBatcher<NewItem, undefined>(async (batch) => {
+    const items = inJobGroups(batch);
     try {
       await insertItems(db, items);
     } catch (err) {
@@ -42,4 +45,23 @@ export function createGroupCommit(
     return items.map(() => undefined);
   }, batching);
   return { commit: (item) => batcher.submit(item) };
+}
+
+/**
+ * The batch's webhook and a2a items, in groups of up to JOB_GROUP_MAX of one kind: each group is
+ * enqueued as one delivery job (enqueueItems), and its items keep its number. An item alone stays as it
+ * is (its own job). The items are copies: a batch that fails is committed again one by one, ungrouped.
+ */
+export function inJobGroups(items: NewItem[]): NewItem[] {
+  const grouped = new Map<NewItem, number>();
+  for (const kind of ['webhook', 'a2a'] as const) {
+    const ofKind = items.filter((i) => i.kind === kind);
+    for (let at = 0; at < ofKind.length; at += JOB_GROUP_MAX) {
+      const group = ofKind.slice(at, at + JOB_GROUP_MAX);
+      if (group.length < 2) continue;
+      const number = newJobGroup();
+      for (const item of group) grouped.set(item, number);
+    }
+  }
+  return items.map((i) => (grouped.has(i) ? { ...i, jobGroup: grouped.get(i) } : i));
 }

@@ -64,6 +64,7 @@ export function createA2aWorker(cfg: WorkerConfig): Service {
       logger,
       metrics,
     }),
+    concurrency: cfg.DELIVERY_CONCURRENCY,
   });
   const worker = createItemConsumer('a2a', processItem, {
     redis,

@@ -73,6 +73,7 @@ export function createDeliveryWorker(cfg: WorkerConfig): Service {
       logger,
       metrics,
     }),
+    concurrency: cfg.DELIVERY_CONCURRENCY,
   });
   const worker = createItemConsumer('webhook', processItem, {
     redis,

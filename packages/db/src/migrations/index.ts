@@ -11,6 +11,7 @@ import * as partitionedEvents from './2026-11-27T1000-partitioned-events.ts';
 import * as eventCounts from './2026-11-27T1030-event-counts.ts';
 import * as attemptRollups from './2026-11-27T1100-attempt-rollups.ts';
 import * as eventCountsUpdateUnjoined from './2026-11-28T0900-event-counts-update-unjoined.ts';
+import * as eventJobGroups from './2026-11-29T0900-event-job-groups.ts';
 
 /** Every migration, registered explicitly (no directory scanning), in the order they run. */
 const migrations: Record<string, Migration> = {
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-27T1030-event-counts': eventCounts,
   '2026-11-27T1100-attempt-rollups': attemptRollups,
   '2026-11-28T0900-event-counts-update-unjoined': eventCountsUpdateUnjoined,
+  '2026-11-29T0900-event-job-groups': eventJobGroups,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -73,6 +73,8 @@ export interface DueItem {
   target_kind: TargetKind;
   attempt_count: number;
   next_attempt_at: Date;
+  /** The group job its first attempt was enqueued in, if any (jobGroupId). */
+  job_group: number | null;
 }
 
 /** Pending items whose next attempt was due before `before`, oldest first, after a keyset cursor. */
@@ -84,7 +86,7 @@ export async function listOverdue(
 ): Promise<DueItem[]> {
   let q = db
     .selectFrom('events')
-    .select(['id', 'target_kind', 'attempt_count', 'next_attempt_at'])
+    .select(['id', 'target_kind', 'attempt_count', 'next_attempt_at', 'job_group'])
     .where('status', 'in', ['QUEUED', 'RETRYING'])
     .where('next_attempt_at', '<', before);
   if (after)

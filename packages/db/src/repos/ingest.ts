@@ -55,6 +55,8 @@ export interface NewItem {
   expiresAt?: Date;
   /** Sent by the test route: marked, and no usage record (writeItem; the group commit takes none). */
   test?: true;
+  /** The delivery job group it is enqueued in with other items of its commit (insertItems only). */
+  jobGroup?: number;
 }
 
 export interface Idempotency {
@@ -189,14 +191,15 @@ export async function insertItems(db: Db, items: NewItem[]): Promise<void> {
   if (events.length > 0)
     ctes.push(sql`e as (
     insert into events (id, org_id, target_id, target_kind, event_type, correlation_id, status, payload,
-                        payload_size, next_attempt_at, request_id)
+                        payload_size, next_attempt_at, request_id, job_group)
     select x.id, x.org_id, x.target_id, x.kind, x.event_type, x.correlation_id, 'QUEUED', x.payload,
-           length(x.payload), now(), x.request_id
+           length(x.payload), now(), x.request_id, x.job_group
     from unnest(${col(events, (i) => i.id)}::text[], ${col(events, (i) => i.orgId)}::text[],
                 ${col(events, (i) => i.targetId)}::text[], ${col(events, (i) => i.kind)}::text[],
                 ${col(events, (i) => i.eventType)}::text[], ${col(events, (i) => i.correlationId)}::text[],
-                ${col(events, (i) => i.payload)}::bytea[], ${col(events, (i) => i.requestId)}::text[])
-      as x(id, org_id, target_id, kind, event_type, correlation_id, payload, request_id))`);
+                ${col(events, (i) => i.payload)}::bytea[], ${col(events, (i) => i.requestId)}::text[],
+                ${col(events, (i) => i.jobGroup ?? null)}::bigint[])
+      as x(id, org_id, target_id, kind, event_type, correlation_id, payload, request_id, job_group))`);
   if (messages.length > 0)
     ctes.push(sql`m as (
     insert into mailbox_messages (id, org_id, mailbox_id, state, event_type, correlation_id, payload,

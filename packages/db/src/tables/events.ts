@@ -18,6 +18,8 @@ export interface EventsTable {
   delivered_at: Date | null;
   final_reason: string | null;
   request_id: string | null;
+  /** The delivery job that carries the first attempt with other items' (jobGroupId); null: its own job. */
+  job_group: number | null;
   /** The bulk recovery that made this replay (null for every other event). */
   recovery_id: string | null;
   /** Sent by POST /api/v1/targets/:id/test: delivered like any event, but no usage record. */
