@@ -1,7 +1,7 @@
 // The benchmark: every service as its own process against local Postgres and Redis on this machine,
 // the load generator and the receiver in processes of their own. Prints one table and writes
-// bench/results/<time>.json. Phases: webhook drain of a 50,000-event backlog; ingest closed loop (64
-// connections) and open loop (1,000/s) with the workers paused; end to end at 500/s; the pgbench ceiling
+// bench/results/<time>.json. Phases: ingest closed loop (64 connections) and open loop (1,000/s) with no
+// worker running; the webhook drain of the backlog they leave; end to end at 500/s; the pgbench ceiling
 // (one event row and one usage record per durable transaction) at the same client count. Each rate and
 // latency is the steady state's, after a warm-up of the same load that is not counted.
 import { spawnSync } from 'node:child_process';
@@ -31,7 +31,6 @@ import {
 import { targetRows, throughputTargets } from './targets.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
-const DRAIN = Number(process.env.BENCH_DRAIN ?? 50_000);
 const TARGETS = 16;
 const CONNECTIONS = 64;
 const log = (m: string) => process.stderr.write(`bench: ${m}\n`);
@@ -65,50 +64,7 @@ const delivered = async () =>
     ).rows[0]?.n ?? 0,
   );
 
-// ---- 1. delivery drain ------------------------------------------------------------------------------
-log(`seeding a backlog of ${DRAIN} events`);
-const payload = JSON.stringify({
-  event_type: 'bench.event',
-  order: { id: 1, total: '19.90' },
-  note: 'x'.repeat(120),
-});
-await sql`
-  with e as (
-    insert into events (id, org_id, target_id, target_kind, event_type, status, payload, payload_size, next_attempt_at)
-    select ${sql.raw(timeOrderedIdSql('g'))}, ${ws.orgId}, (${sql.val(targetIds)}::text[])[1 + g % ${TARGETS}], 'webhook', 'bench.event', 'QUEUED',
-           convert_to(${payload}, 'UTF8'), ${payload.length}, now() + interval '1 hour'
-    from generate_series(1, ${DRAIN}) g
-    returning id, org_id)
-  insert into usage_records (org_id, item_id, item_kind) select org_id, id, 'webhook' from e`.execute(db);
-const redis = createRedis(backing.redisUrl, { role: 'client' });
-const producer = createProducer(redis, env.REDIS_PREFIX);
-const seeded = await db.selectFrom('events').select('id').execute();
-for (let i = 0; i < seeded.length; i += 5000)
-  await producer.addBulk(
-    'webhook',
-    seeded.slice(i, i + 5000).map((e) => ({ jobId: e.id, data: { eventId: e.id } })),
-  );
-log('draining');
-worker = await spawnService('delivery-worker', workerEnv);
-const drainCpuStart = cpuSeconds(worker);
-// The rate is the steady state's: the first tenth of the backlog, from the worker's ready line, warms
-// the fresh process up (its code compiled, its connections opened), as the other phases' warm-ups do.
-const warmup = DRAIN / 10;
-let steady: { at: number; delivered: number } | undefined;
-for (;;) {
-  const n = await delivered();
-  if (!steady && n >= warmup) steady = { at: performance.now(), delivered: n };
-  if (n >= DRAIN) break;
-  await new Promise((r) => setTimeout(r, 100));
-}
-const drainSeconds = (performance.now() - steady!.at) / 1000;
-const drainPerSecond = (DRAIN - steady!.delivered) / drainSeconds;
-// Worker CPU per delivery: what one core buys, whatever else shares the machine.
-const drainCpuMs = ((cpuSeconds(worker) - drainCpuStart) * 1000) / DRAIN;
-workerPeak = peakRss(worker);
-await worker.kill('SIGTERM');
-
-// ---- 2 and 3. ingest, closed and open loop (workers paused) ---------------------------------------
+// ---- 1 and 2. ingest, closed and open loop (no worker running) --------------------------------------
 const load = (args: string[]) =>
   runLoad({ url: ingest.url, key: ws.apiKey, targets: targetIds, seconds: SECONDS }, args);
 log('ingest closed loop');
@@ -129,7 +85,41 @@ const open = await load([
   '2',
 ]);
 
+// ---- 3. delivery drain -------------------------------------------------------------------------------
+// The backlog is what the two ingest phases accepted, enqueued as ingest enqueues (one job per item, or
+// per group of items committed together).
+const backlog = async () =>
+  Number(
+    (
+      await sql<{
+        n: string;
+      }>`select count(*) as n from events where org_id = ${ws.orgId} and status = 'QUEUED'`.execute(db)
+    ).rows[0]?.n ?? 0,
+  );
+const DRAIN = await backlog();
+log(`draining a backlog of ${DRAIN} events`);
+worker = await spawnService('delivery-worker', workerEnv);
+const drainCpuStart = cpuSeconds(worker);
+// The rate is the steady state's: the first tenth of the backlog, from the worker's ready line, warms
+// the fresh process up (its code compiled, its connections opened), as the other phases' warm-ups do.
+const warmup = DRAIN / 10;
+let steady: { at: number; delivered: number } | undefined;
+for (;;) {
+  const n = await delivered();
+  if (!steady && n >= warmup) steady = { at: performance.now(), delivered: n };
+  if (n >= DRAIN) break;
+  await new Promise((r) => setTimeout(r, 100));
+}
+const drainSeconds = (performance.now() - steady!.at) / 1000;
+const drainPerSecond = (DRAIN - steady!.delivered) / drainSeconds;
+// Worker CPU per delivery: what one core buys, whatever else shares the machine.
+const drainCpuMs = ((cpuSeconds(worker) - drainCpuStart) * 1000) / DRAIN;
+workerPeak = peakRss(worker);
+await worker.kill('SIGTERM');
+
 // ---- 4. end to end at 500/s --------------------------------------------------------------------------
+const redis = createRedis(backing.redisUrl, { role: 'client' });
+const producer = createProducer(redis, env.REDIS_PREFIX);
 await producer.queue('webhook').drain(true);
 await sql`update events set status = 'FAILED', final_reason = 'bench reset', next_attempt_at = null where status in ('QUEUED','RETRYING')`.execute(
   db,
@@ -158,6 +148,11 @@ workerPeak = Math.max(workerPeak ?? 0, peakRss(worker) ?? 0);
 
 // ---- 5. the pgbench ceiling -------------------------------------------------------------------------
 log('pgbench ceiling');
+const payload = JSON.stringify({
+  event_type: 'bench.event',
+  order: { id: 1, total: '19.90' },
+  note: 'x'.repeat(120),
+});
 const script = join(bench.tlsDir, 'insert.sql');
 writeFileSync(
   script,
