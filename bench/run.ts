@@ -88,15 +88,13 @@ const open = await load([
 // ---- 3. delivery drain -------------------------------------------------------------------------------
 // The backlog is what the two ingest phases accepted, enqueued as ingest enqueues (one job per item, or
 // per group of items committed together).
-const backlog = async () =>
-  Number(
-    (
-      await sql<{
-        n: string;
-      }>`select count(*) as n from events where org_id = ${ws.orgId} and status = 'QUEUED'`.execute(db)
-    ).rows[0]?.n ?? 0,
-  );
-const DRAIN = await backlog();
+const DRAIN = Number(
+  (
+    await sql<{
+      n: string;
+    }>`select count(*) as n from events where org_id = ${ws.orgId} and status = 'QUEUED'`.execute(db)
+  ).rows[0]?.n ?? 0,
+);
 log(`draining a backlog of ${DRAIN} events`);
 worker = await spawnService('delivery-worker', workerEnv);
 const drainCpuStart = cpuSeconds(worker);
