@@ -2,8 +2,10 @@
 // items ingest commits together travel as group jobs and are each delivered once, signed, also when
 // flow control holds most of them back: with TARGET_MAX_IN_FLIGHT at 2 and a receiver that answers
 // after 50 ms, a group's held items leave it as delayed jobs of their own and come back as slots free,
-// and the receiver never sees more than two requests at once.
+// and the receiver never sees more than two requests at once. A group job that runs again (a stalled
+// one, say) leaves an item it carries that was attempted since to that item's own retry job.
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { createProducer, createRedis, jobGroupId, newJobGroup } from '@evds/queue';
 import {
   createTestCa,
   seedWorkspace,
@@ -18,18 +20,20 @@ import { createWebhookTarget, pollUntil, sendMany } from './helpers.ts';
 
 let stack: Stack;
 let receiver: Receiver;
+let failing: Receiver;
 
 beforeAll(async () => {
   const ca = await createTestCa();
   receiver = await startReceiver(ca.server, () => ({ status: 200, delayMs: 50 }));
+  failing = await startReceiver(ca.server, () => ({ status: 503 }));
   stack = await startStack({
     caFile: ca.caFile,
-    env: { TARGET_MAX_IN_FLIGHT: '2', INGEST_RATE_LIMIT: '100000' },
+    env: { TARGET_MAX_IN_FLIGHT: '2', INGEST_RATE_LIMIT: '100000', RETRY_DELAYS_MS: '60000' },
   });
 });
 afterAll(async () => {
   await stack.stop();
-  await receiver.close();
+  await Promise.all([receiver.close(), failing.close()]);
 });
 
 it('delivers every item of concurrent requests once, in group jobs, within the target cap', async () => {
@@ -61,4 +65,44 @@ it('delivers every item of concurrent requests once, in group jobs, within the t
   const at = receiver.received.map((r) => r.at).sort((a, b) => a - b);
   const crowded = at.filter((t, i) => (at[i + 2] ?? Number.POSITIVE_INFINITY) < t + 40);
   expect(crowded).toEqual([]);
+});
+
+it('leaves an item attempted since to its own retry job when a group carrying it runs again', async () => {
+  const ws = await seedWorkspace(stack.db);
+  const target = await createWebhookTarget(stack, ws, `${failing.url}/hooks/retry`);
+  const sent = await stack.ingest<{ id: string }>(`/t/${target.id}`, { key: ws.apiKey, body: { n: 1 } });
+  const id = sent.body.id;
+  await failing.waitFor(1, 10_000);
+  await pollUntil('the first attempt recorded', async () => {
+    const e = await stack.db
+      .selectFrom('events')
+      .select(['status', 'attempt_count'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return e?.status === 'RETRYING' && e.attempt_count === 1 ? e : undefined;
+  });
+
+  // A group job carrying it runs (its retry is due in a minute): it makes no attempt.
+  const redis = createRedis(stack.env.REDIS_URL ?? '', { role: 'client' });
+  const producer = createProducer(redis, stack.env.REDIS_PREFIX ?? '');
+  try {
+    const other = (await stack.ingest<{ id: string }>(`/t/${target.id}`, { key: ws.apiKey, body: { n: 2 } }))
+      .body.id;
+    await failing.waitFor(2, 10_000);
+    const jobId = jobGroupId(newJobGroup());
+    await producer.add('webhook', jobId, { eventIds: [id, other] });
+    await pollUntil('the group job done', async () =>
+      (await producer.queue('webhook').getJobState(jobId)) === 'unknown' ? true : undefined,
+    );
+  } finally {
+    await producer.close();
+    redis.disconnect();
+  }
+  const after = await stack.db
+    .selectFrom('events')
+    .select(['status', 'attempt_count'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+  expect(after).toEqual({ status: 'RETRYING', attempt_count: 1 });
+  expect(failing.received).toHaveLength(2);
 });
