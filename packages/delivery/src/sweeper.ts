@@ -43,12 +43,19 @@ const jobsOf = (item: DueItem) =>
  * after the job states, since a job that completed meanwhile has already recorded its attempt.
  */
 export async function requeueDead(db: Db, producer: Producer, due: DueItem[]): Promise<number> {
+  // The items of one group share its job: its state is read once.
+  const states = new Map<string, Promise<string>>();
+  const stateOf = (kind: 'webhook' | 'a2a', jobId: string) => {
+    const key = `${kind}:${jobId}`;
+    let state = states.get(key);
+    if (!state) states.set(key, (state = producer.queue(kind).getJobState(jobId)));
+    return state;
+  };
   const dead = (
     await Promise.all(
       due.map(async (item) => {
-        const queue = producer.queue(kindOf(item));
-        const states = await Promise.all(jobsOf(item).map((id) => queue.getJobState(id)));
-        return states.every((state) => DEAD_STATES.has(state)) ? [item] : [];
+        const found = await Promise.all(jobsOf(item).map((id) => stateOf(kindOf(item), id)));
+        return found.every((state) => DEAD_STATES.has(state)) ? [item] : [];
       }),
     )
   ).flat();
