@@ -70,7 +70,7 @@ local function acquire(inflight, parked, circuit, token, member)
   return {'go', probe}
 end
 local out = {}
-for i = 0, #KEYS / 3 - 1 do
+for i = 0, (#KEYS - 2) / 3 - 1 do
   local k, a = 3 + 3 * i, 4 + 2 * i
   out[i + 1] = acquire(KEYS[k], KEYS[k + 1], KEYS[k + 2], ARGV[a], ARGV[a + 1])
 end
@@ -157,7 +157,7 @@ local function release(inflight, parked, circuit, token, outcome, member)
   return out
 end
 local out = {}
-for i = 0, #KEYS / 3 - 1 do
+for i = 0, (#KEYS - 2) / 3 - 1 do
   local k, a = 3 + 3 * i, 8 + 3 * i
   out[i + 1] = release(KEYS[k], KEYS[k + 1], KEYS[k + 2], ARGV[a], ARGV[a + 1], ARGV[a + 2])
 end
