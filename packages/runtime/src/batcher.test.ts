@@ -56,4 +56,36 @@ describe('createBatcher', () => {
     });
     await expect(failing.submit(1)).rejects.toThrow('down');
   });
+
+  it('with a linger, an item that finds it idle waits for others; a full batch or a busy one does not', async () => {
+    const runs: { at: number; xs: number[] }[] = [];
+    const start = performance.now();
+    const b = createBatcher<number, number>(
+      async (xs) => {
+        runs.push({ at: performance.now() - start, xs });
+        await tick();
+        return xs;
+      },
+      { maxBatch: 4, maxInFlight: 1, lingerMs: 40 },
+    );
+    const first = b.submit(1);
+    await tick();
+    const second = b.submit(2);
+    await Promise.all([first, second]);
+    // Both in one run, which began only once the linger was over.
+    expect(runs.map((r) => r.xs)).toEqual([[1, 2]]);
+    expect(runs[0]?.at).toBeGreaterThanOrEqual(35);
+
+    // Four items fill a batch: it runs at once. The two that come while it runs go straight after it.
+    runs.length = 0;
+    const t0 = performance.now() - start;
+    const full = [3, 4, 5, 6].map((x) => b.submit(x));
+    const next = [7, 8].map((x) => b.submit(x));
+    await Promise.all([...full, ...next]);
+    expect(runs.map((r) => r.xs)).toEqual([
+      [3, 4, 5, 6],
+      [7, 8],
+    ]);
+    expect((runs[1]?.at ?? Infinity) - t0).toBeLessThan(35);
+  });
 });

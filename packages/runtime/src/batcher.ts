@@ -8,6 +8,12 @@ export interface BatcherOptions {
   maxBatch: number;
   /** Runs under way at once; while all are busy, new items wait and go together in the next run. */
   maxInFlight: number;
+  /**
+   * How long an item that finds the batcher idle waits for others before its run starts (ms; default
+   * 0). Items that arrive while a run is under way go in the next run as soon as it ends, as without
+   * it. Only for work whose callers answer no one in the meantime.
+   */
+  lingerMs?: number;
 }
 
 interface Pending<T, R> {
@@ -50,11 +56,22 @@ export function createBatcher<T, R>(
     }
   };
 
+  let lingering: ReturnType<typeof setTimeout> | undefined;
+  const endLinger = () => {
+    clearTimeout(lingering);
+    lingering = undefined;
+    flush();
+  };
+
   return {
     submit: (item) =>
       new Promise<R>((resolve, reject) => {
         queue.push({ item, resolve, reject });
-        flush();
+        if (lingering) {
+          if (queue.length >= opts.maxBatch) endLinger();
+        } else if (opts.lingerMs && inFlight === 0 && queue.length < opts.maxBatch) {
+          lingering = setTimeout(endLinger, opts.lingerMs);
+        } else flush();
       }),
   };
 }
