@@ -51,6 +51,15 @@ export interface ProcessorDeps {
   concurrency?: number;
 }
 
+/**
+ * How long an attempt record that finds no record batch under way waits for others (ms). The answer
+ * is in and the slot is free by then, so no delivery waits on it; the attempt shows in the log that
+ * much later. At a steady 500 items/s it made record batches of about 8 items instead of 3, and
+ * Postgres spent 15-20% less CPU per item (bench/run.ts, end to end). Under load record batches run
+ * back to back, so it never applies.
+ */
+const RECORD_LINGER_MS = 10;
+
 const isSuccess = (r: SendResult) => r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300;
 
 /**
@@ -68,20 +77,23 @@ export function createProcessor(deps: ProcessorDeps) {
   // The targets' health follows each batch of attempts (one statement, writing only rows that change),
   // alongside the attempt records rather than after them; a failure there is logged, never a reason to
   // make the attempts again.
-  const records = createBatcher<AttemptRecord, boolean>(async (rs) => {
-    const [moved] = await Promise.all([
-      recordAttempts(deps.db, rs),
-      noteAttemptOutcomes(
-        deps.db,
-        rs.map((r) => ({
-          targetId: r.attempt.target_id,
-          at: r.attempt.attempted_at,
-          ok: r.outcome.status === 'DELIVERED',
-        })),
-      ).catch((err: unknown) => deps.logger.warn({ err }, 'could not note target health')),
-    ]);
-    return moved;
-  }, batching);
+  const records = createBatcher<AttemptRecord, boolean>(
+    async (rs) => {
+      const [moved] = await Promise.all([
+        recordAttempts(deps.db, rs),
+        noteAttemptOutcomes(
+          deps.db,
+          rs.map((r) => ({
+            targetId: r.attempt.target_id,
+            at: r.attempt.attempted_at,
+            ok: r.outcome.status === 'DELIVERED',
+          })),
+        ).catch((err: unknown) => deps.logger.warn({ err }, 'could not note target health')),
+      ]);
+      return moved;
+    },
+    { ...batching, lingerMs: RECORD_LINGER_MS },
+  );
 
   // Attempts under way at once, from the load to the answer. Recording follows outside the bound: the
   // next attempt starts while this one is written, in a batch with its neighbours.
