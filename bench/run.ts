@@ -24,6 +24,7 @@ import {
   r1,
   root,
   runLoad,
+  serverCpuSeconds,
   startBench,
   startReceiver,
   timeOrderedIdSql,
@@ -128,6 +129,15 @@ worker = await spawnService('delivery-worker', workerEnv);
 // up on its first requests, as does the load generator: 3 s of the same load first, not measured (its
 // items are not among the ids sent), so the figures are steady state.
 log('end to end at 500/s');
+// What one item costs each process at this steady, moderate rate (where batches are small), over the
+// warm-up and the measured seconds alike.
+const cpuNow = () => ({
+  ingest: cpuSeconds(ingest),
+  worker: cpuSeconds(worker),
+  postgres: serverCpuSeconds('postgres'),
+  redis: serverCpuSeconds('redis-server'),
+});
+const e2eCpuStart = cpuNow();
 const e2e = await load([
   '--mode',
   'open',
@@ -139,6 +149,14 @@ const e2e = await load([
   '--warmup',
   '3',
 ]);
+const e2eCpuEnd = cpuNow();
+const e2eItems = (e2e.accepted ?? 0) + (e2e.warmupAccepted ?? 0);
+const e2eCpuMs = Object.fromEntries(
+  Object.entries(e2eCpuEnd).map(([k, v]) => [
+    k,
+    ((v - e2eCpuStart[k as keyof typeof e2eCpuStart]) * 1000) / e2eItems,
+  ]),
+);
 const sent = e2e.sent ?? {};
 const e2eLatencies = latenciesOf(sent, await awaitArrivals(receiver, sent));
 const ingestPeak = peakRss(ingest);
@@ -223,6 +241,7 @@ const result = {
     arrived: e2eLatencies.length,
     p50: pct(e2eLatencies, 50),
     p99: pct(e2eLatencies, 99),
+    cpuMsPerItem: e2eCpuMs,
   },
   pgbench: { tps: ceiling, clients: CONNECTIONS },
   ratioToCeiling: (closed.perSecond ?? 0) / ceiling,
@@ -256,6 +275,11 @@ const rows = [
     'end to end, 500/s',
     `p50 ${r1(pct(e2eLatencies, 50))} ms`,
     `p99 ${r1(pct(e2eLatencies, 99))} ms (${e2eLatencies.length}/${Object.keys(sent).length} arrived)`,
+  ],
+  [
+    'end to end, CPU per item',
+    `ingest ${e2eCpuMs.ingest?.toFixed(3)} ms`,
+    `worker ${e2eCpuMs.worker?.toFixed(3)} ms, Postgres ${e2eCpuMs.postgres?.toFixed(3)} ms, Redis ${e2eCpuMs.redis?.toFixed(3)} ms`,
   ],
   [
     'pgbench ceiling, 64 clients',
