@@ -24,7 +24,11 @@ export const keySchema = z.object({
   name: z.string(),
   prefix: z.string().describe('The first 12 characters of the key'),
   created_at: z.number().int(),
-  last_used_at: z.number().int().nullable(),
+  last_used_at: z
+    .number()
+    .int()
+    .nullable()
+    .describe('When the key last authenticated a request, to within a minute (null: never)'),
 });
 
 export const orgView = (o: Organization): z.infer<typeof orgSchema> => ({

@@ -23,11 +23,14 @@ export type AuthKind = 'K' | 'S' | 'KS';
 export interface CredentialStore {
   apiKey(hash: string): Promise<KeyAuth | undefined>;
   session(hash: string): Promise<SessionAuth | undefined>;
+  /** Told of each key that authenticated a request (for its `last_used_at`); must not throw or wait. */
+  keyUsed?(keyId: string): void;
 }
 
-export const dbCredentialStore = (db: Db): CredentialStore => ({
+export const dbCredentialStore = (db: Db, keyUsed?: (keyId: string) => void): CredentialStore => ({
   apiKey: (hash) => findApiKey(db, hash),
   session: (hash) => findSession(db, hash),
+  ...(keyUsed ? { keyUsed } : {}),
 });
 
 const unauthenticated = (msg: string) => new AppError('unauthenticated', msg);
@@ -43,6 +46,7 @@ export function bearerOf(req: Request): string | undefined {
 async function viaKey(store: CredentialStore, key: string): Promise<Auth> {
   const found = isApiKeyShaped(key) ? await store.apiKey(sha256(key)) : undefined;
   if (!found) throw unauthenticated('invalid or revoked API key');
+  store.keyUsed?.(found.key_id);
   return { method: 'api_key', orgId: found.org_id, keyId: found.key_id, userId: found.created_by_user_id };
 }
 

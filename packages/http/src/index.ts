@@ -6,6 +6,7 @@ export * from './client-address.ts';
 export * from './credential-limit.ts';
 export * from './errors.ts';
 export * from './health.ts';
+export * from './key-use.ts';
 export * from './metrics.ts';
 export * from './rate-limit.ts';
 export * from './request-log.ts';

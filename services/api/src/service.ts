@@ -8,6 +8,7 @@ import {
   createAuthFailureLimit,
   healthReportHandler,
   createHttpApp,
+  createKeyUseNotes,
   createRateLimiter,
   dbCredentialStore,
   listen,
@@ -147,7 +148,7 @@ export function createApiService(cfg: ApiConfig): ApiService {
   router.get('/health', healthReportHandler(health));
   router.use(
     mountRoutes(routes, {
-      credentials: dbCredentialStore(db),
+      credentials: dbCredentialStore(db, createKeyUseNotes(db, logger)),
       bodyLimitBytes: cfg.BODY_LIMIT_BYTES,
       authFailures: createAuthFailureLimit(redis, {
         prefix: `${cfg.REDIS_PREFIX}:rl`,

@@ -4,6 +4,7 @@ import { createDb, poolStats } from '@evds/db';
 import {
   createAuthFailureLimit,
   createHttpApp,
+  createKeyUseNotes,
   createRateLimiter,
   healthHandler,
   listen,
@@ -70,7 +71,7 @@ export function createIngestService(cfg: IngestConfig): IngestService {
   router.get('/health', healthHandler(backing));
   router.use(
     mountRoutes(routes, {
-      credentials: lookups.credentials,
+      credentials: { ...lookups.credentials, keyUsed: createKeyUseNotes(db, logger) },
       bodyLimitBytes: cfg.BODY_LIMIT_BYTES,
       authFailures: createAuthFailureLimit(redis, {
         prefix: `${cfg.REDIS_PREFIX}:rl`,

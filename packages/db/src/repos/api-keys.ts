@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../database.ts';
 import type { ApiKey } from '../tables/index.ts';
 
@@ -25,6 +26,24 @@ export async function findApiKey(db: Db, keyHash: string): Promise<KeyAuth | und
     .select(['id as key_id', 'org_id', 'created_by_user_id'])
     .where('key_hash', '=', keyHash)
     .executeTakeFirst();
+}
+
+/**
+ * Sets the key's `last_used_at` to now unless it was set within the last minute: each of several
+ * replicas may note a key once a minute, and only the first of them in a minute writes a row.
+ */
+export async function noteApiKeyUsed(db: Db, keyId: string): Promise<void> {
+  await db
+    .updateTable('api_keys')
+    .set({ last_used_at: sql`now()` })
+    .where('id', '=', keyId)
+    .where((eb) =>
+      eb.or([
+        eb('last_used_at', 'is', null),
+        eb('last_used_at', '<', sql<Date>`now() - interval '1 minute'`),
+      ]),
+    )
+    .execute();
 }
 
 export async function listApiKeys(db: Db, orgId: string): Promise<PublicApiKey[]> {
