@@ -4,7 +4,8 @@
 // replicated; with the replica's replay paused, new events stay invisible to them although writes
 // (a test event through the API) still succeed, and replaying such an event works because replay
 // reads the primary; once replay resumes they appear. An API without DATABASE_READ_URL sees them at
-// once. With the replica stopped, those reads answer 503 in the error shape (never 500) while writes
+// once. The API's evds_db_replica_lag_seconds reads 0 while the replica keeps up and grows while its
+// replay is paused. With the replica stopped, those reads answer 503 in the error shape (never 500) while writes
 // keep working and /health stays 200 naming the replica as down; started again, reads come back.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createApiService, type ApiService } from '@evds/api';
@@ -67,6 +68,19 @@ const statsTotal = async (c: Client) => {
 };
 const detailStatus = async (c: Client, id: string) =>
   (await c(`/api/v1/events/${id}`, { key: ws.apiKey })).status;
+/** evds_db_replica_lag_seconds as the API's metrics port shows it now. */
+const replicaLag = async () => {
+  const m = /^evds_db_replica_lag_seconds(?:\{[^}]*\})? (\S+)$/m.exec((await metrics('/metrics')).text);
+  return m ? Number(m[1]) : undefined;
+};
+/** The lag once it reads 0 (a scrape may land while WAL with no transaction is still being replayed). */
+const lagSettles = async () => {
+  for (let i = 0; i < 20; i++) {
+    if ((await replicaLag()) === 0) return 0;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return replicaLag();
+};
 
 beforeAll(async () => {
   pair = await startPgReplicaPair();
@@ -106,11 +120,22 @@ describe('reads on the replica', () => {
 
   it('reads the replica: with replay paused new events stay unseen while writes and replay (primary) work', async () => {
     await pair.caughtUp();
+    expect(await lagSettles()).toBe(0);
     const before = await listed(api);
     const statsBefore = await statsTotal(api);
     await pair.pauseReplay();
     try {
       const written = await writeEvent();
+      // The replica has the event's WAL but has not replayed it: its lag is the time since the last
+      // transaction it did replay, and grows while it waits.
+      let lagged = await replicaLag();
+      for (let i = 0; i < 40 && lagged === 0; i++) {
+        await new Promise((r) => setTimeout(r, 50)); // until the WAL has streamed over
+        lagged = await replicaLag();
+      }
+      expect(lagged).toBeGreaterThan(0);
+      await new Promise((r) => setTimeout(r, 1200));
+      expect(await replicaLag()).toBeGreaterThanOrEqual((lagged ?? 0) + 1);
       // A write through the API while the replica lags: the primary takes it.
       const sent = await api<{ id: string }>(`/api/v1/targets/${targetId}/test`, {
         key: ws.apiKey,
@@ -140,6 +165,7 @@ describe('reads on the replica', () => {
 
       await pair.resumeReplay();
       await pair.caughtUp();
+      expect(await lagSettles()).toBe(0);
       const after = await listed(api);
       for (const id of fresh) expect(after.events.map((e) => e.id)).toContain(id);
       expect(after.total).toBe(before.total + 3);

@@ -159,3 +159,27 @@ export function registerTargetGauges(
     },
   });
 }
+
+/** How far the read replica (DATABASE_READ_URL) is behind the primary, in seconds. */
+export function registerReplicaGauges(
+  registry: Registry,
+  read: () => Promise<number | null>,
+  opts: { timeoutMs?: number } = {},
+): void {
+  const reading = shared(read, opts.timeoutMs ?? 1000, 250);
+  const errors = collectErrors(registry);
+  new Gauge({
+    name: 'evds_db_replica_lag_seconds',
+    help: 'Seconds the read replica is behind the primary (0 once it has replayed all it received)',
+    registers: [registry],
+    async collect() {
+      this.reset();
+      try {
+        const lag = await reading();
+        if (lag !== null) this.set(lag);
+      } catch {
+        errors.inc({ collector: 'replica' });
+      }
+    },
+  });
+}

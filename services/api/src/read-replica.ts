@@ -1,5 +1,6 @@
 // The API's optional read replica (DATABASE_READ_URL): a second pool that the event list, the event
-// detail and the stats read from, and a health report that names the replica without depending on it.
+// detail and the stats read from, a health report that names the replica without depending on it, and
+// how far behind the primary it is.
 import type { ApiConfig } from '@evds/config';
 import { createDb, type Db } from '@evds/db';
 import { probeAll, type BackingChecks, type HealthReport } from '@evds/runtime';
@@ -29,4 +30,19 @@ export function apiHealth(backing: BackingChecks, readDb: Db | undefined): () =>
     ]);
     return { ok: required.ok, checks: { ...required.checks, ...replica?.checks } };
   };
+}
+
+/**
+ * Seconds the replica is behind: since the last transaction it replayed, while it has received WAL it
+ * has not replayed yet; 0 when it has replayed all it received (an idle primary sends no new
+ * transactions, and the time since the last one is then no lag). Null when the server is no standby.
+ */
+export async function replicaLagSeconds(readDb: Db): Promise<number | null> {
+  const { rows } = await sql<{ lag: number | null }>`
+    select case
+             when not pg_is_in_recovery() then null
+             when pg_last_wal_receive_lsn() is not distinct from pg_last_wal_replay_lsn() then 0
+             else greatest(0, extract(epoch from now() - pg_last_xact_replay_timestamp()))::float8
+           end as lag`.execute(readDb);
+  return rows[0]?.lag ?? null;
 }

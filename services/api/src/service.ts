@@ -21,6 +21,7 @@ import {
   createHttpMetrics,
   createRegistry,
   registerMailboxGauges,
+  registerReplicaGauges,
   registerTargetGauges,
   registerPoolGauges,
   startServiceMetrics,
@@ -37,7 +38,7 @@ import { ingestRouteDocs } from '@evds/ingest-core';
 import { endpointRoutes, signingSecretRoutes, targetRoutes } from '@evds/targets';
 import { Router } from 'express';
 import { sql } from 'kysely';
-import { apiHealth, createReadDb } from './read-replica.ts';
+import { apiHealth, createReadDb, replicaLagSeconds } from './read-replica.ts';
 
 export interface ApiService extends Service {
   /** The port actually listened on (useful with PORT=0). */
@@ -83,6 +84,7 @@ export function createApiService(cfg: ApiConfig): ApiService {
   // So is the count of auto-disabled targets: a table-wide count, the same whichever process reads it,
   // and the api runs however many workers (of whichever kinds) are deployed.
   registerTargetGauges(registry, async () => ({ autoDisabled: await countAutoDisabledTargets(db) }));
+  if (readDb) registerReplicaGauges(registry, () => replicaLagSeconds(readDb));
 
   const routes: RouteDef[] = [
     ...authRoutes({
