@@ -6,7 +6,6 @@
 // credential lookups counted, a blocked address costs none; and when Redis cannot answer, failures
 // go uncounted and requests through (the limit is a policy), never a 5xx.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { loadIngestConfig } from '@evds/config';
 import {
   createAuthFailureLimit,
   createHttpApp,
@@ -17,16 +16,16 @@ import {
   type CredentialStore,
   type RunningServer,
 } from '@evds/http';
-import { createIngestService, type IngestService } from '@evds/ingest';
 import { createRedis, type Redis } from '@evds/queue';
 import { createLogger } from '@evds/runtime';
 import {
-  client,
   seedWorkspace,
   startTestApi,
+  startTestIngest,
   testRedisPrefix,
   type Client,
   type TestApi,
+  type TestIngest,
   type TestWorkspace,
 } from '@evds/testkit';
 import { Router } from 'express';
@@ -38,7 +37,7 @@ const blockedBody = {
   code: 'rate_limited',
 };
 let api: TestApi;
-let ingestService: IngestService;
+let ingestService: TestIngest;
 let ingest: Client;
 let ws: TestWorkspace;
 let mailbox: string;
@@ -49,9 +48,8 @@ beforeAll(async () => {
     AUTH_FAILURE_LIMIT: String(LIMIT),
     AUTH_FAILURE_WINDOW_SECONDS: '60',
   });
-  ingestService = createIngestService(loadIngestConfig(api.env));
-  await ingestService.start();
-  ingest = client(`http://127.0.0.1:${ingestService.port()}`);
+  ingestService = await startTestIngest(api.env);
+  ingest = ingestService.request;
   ws = await seedWorkspace(api.database.db);
   const r = await api.request<{ target: { id: string } }>('/api/v1/targets', {
     key: ws.apiKey,
@@ -60,7 +58,7 @@ beforeAll(async () => {
   mailbox = r.body.target.id;
 });
 afterAll(async () => {
-  await ingestService?.destroy();
+  await ingestService?.stop();
   await api?.stop();
 });
 

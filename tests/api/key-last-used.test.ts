@@ -3,35 +3,33 @@
 // the request went to the API or to ingest; a key that fails to authenticate notes nothing; and
 // Postgres keeps one write a minute per key, however many replicas note it (noteApiKeyUsed).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { loadIngestConfig } from '@evds/config';
 import { noteApiKeyUsed, type Db } from '@evds/db';
-import { createIngestService, type IngestService } from '@evds/ingest';
 import {
-  client,
   seedWorkspace,
   startTestApi,
+  startTestIngest,
   type Client,
   type TestApi,
+  type TestIngest,
   type TestWorkspace,
 } from '@evds/testkit';
 import { sql } from 'kysely';
 
 let api: TestApi;
-let ingestService: IngestService;
+let ingestService: TestIngest;
 let ingest: Client;
 let db: Db;
 let ws: TestWorkspace;
 
 beforeAll(async () => {
   api = await startTestApi();
-  ingestService = createIngestService(loadIngestConfig(api.env));
-  await ingestService.start();
-  ingest = client(`http://127.0.0.1:${ingestService.port()}`);
+  ingestService = await startTestIngest(api.env);
+  ingest = ingestService.request;
   db = api.database.db;
   ws = await seedWorkspace(db);
 });
 afterAll(async () => {
-  await ingestService.destroy();
+  await ingestService.stop();
   await api.stop();
 });
 

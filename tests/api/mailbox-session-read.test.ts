@@ -6,31 +6,29 @@
 // session as to a key; claim and ack still refuse a session (401 wrong_credential_kind), writing nothing;
 // the OpenAPI document lists both reads with either credential, claim and ack with keys only.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { loadIngestConfig } from '@evds/config';
 import type { OpenApiDocument } from '@evds/http';
-import { createIngestService, type IngestService } from '@evds/ingest';
 import {
-  client,
   seedWorkspace,
   startTestApi,
+  startTestIngest,
   type Client,
   type TestApi,
+  type TestIngest,
   type TestWorkspace,
 } from '@evds/testkit';
 import { sql } from 'kysely';
 
 let api: TestApi;
-let ingestService: IngestService;
+let ingestService: TestIngest;
 let ingest: Client;
 
 beforeAll(async () => {
   api = await startTestApi();
-  ingestService = createIngestService(loadIngestConfig(api.env));
-  await ingestService.start();
-  ingest = client(`http://127.0.0.1:${ingestService.port()}`);
+  ingestService = await startTestIngest(api.env);
+  ingest = ingestService.request;
 });
 afterAll(async () => {
-  await ingestService.destroy();
+  await ingestService.stop();
   await api.stop();
 });
 

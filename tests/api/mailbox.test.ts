@@ -10,16 +10,15 @@
 // organizations' ids, deleted mailboxes, non-mailbox targets and ids of the wrong shape are 404; bad
 // credentials are 401 (a session token included); bad queries and bodies are 400.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { loadIngestConfig } from '@evds/config';
 import { expireMailboxMessages, insertItem, setBillingStatus, type Db } from '@evds/db';
 import { newId } from '@evds/domain';
-import { createIngestService, type IngestService } from '@evds/ingest';
 import {
-  client,
   seedWorkspace,
   startTestApi,
+  startTestIngest,
   type Client,
   type TestApi,
+  type TestIngest,
   type TestWorkspace,
 } from '@evds/testkit';
 import { sql } from 'kysely';
@@ -28,7 +27,7 @@ const RATE_LIMIT = 20;
 const KEYS = 50;
 
 let api: TestApi;
-let ingestService: IngestService;
+let ingestService: TestIngest;
 let ingest: Client;
 let db: Db;
 let ws: TestWorkspace;
@@ -36,15 +35,14 @@ let other: TestWorkspace;
 
 beforeAll(async () => {
   api = await startTestApi({ API_KEYS_PER_ORG: String(KEYS + 5), INGEST_RATE_LIMIT: String(RATE_LIMIT) });
-  ingestService = createIngestService(loadIngestConfig(api.env));
-  await ingestService.start();
-  ingest = client(`http://127.0.0.1:${ingestService.port()}`);
+  ingestService = await startTestIngest(api.env);
+  ingest = ingestService.request;
   db = api.database.db;
   ws = await seedWorkspace(db);
   other = await seedWorkspace(db);
 });
 afterAll(async () => {
-  await ingestService.destroy();
+  await ingestService.stop();
   await api.stop();
 });
 

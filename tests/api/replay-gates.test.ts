@@ -6,15 +6,14 @@
 // 'rate limit exceeded for this endpoint' with Retry-After); a recover request counts once; a replay of
 // a disabled target is ingestion's 409 target_disabled and takes no place in the window.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { loadIngestConfig } from '@evds/config';
 import { setBillingStatus } from '@evds/db';
-import { createIngestService, type IngestService } from '@evds/ingest';
 import {
-  client,
   seedWorkspace,
   startTestApi,
+  startTestIngest,
   type Client,
   type TestApi,
+  type TestIngest,
   type TestWorkspace,
 } from '@evds/testkit';
 
@@ -22,17 +21,16 @@ const WINDOW = 3;
 const BILLING_BLOCKED = 'ingestion is blocked while billing is pending or suspended';
 
 let api: TestApi;
-let ingestService: IngestService;
+let ingestService: TestIngest;
 let ingest: Client;
 
 beforeAll(async () => {
   api = await startTestApi({ INGEST_RATE_LIMIT: String(WINDOW), INGEST_RATE_WINDOW_SECONDS: '60' });
-  ingestService = createIngestService(loadIngestConfig(api.env));
-  await ingestService.start();
-  ingest = client(`http://127.0.0.1:${ingestService.port()}`);
+  ingestService = await startTestIngest(api.env);
+  ingest = ingestService.request;
 });
 afterAll(async () => {
-  await ingestService.destroy();
+  await ingestService.stop();
   await api.stop();
 });
 

@@ -7,11 +7,16 @@
 // The same well-formed requests pass with the right credential, so each refusal is the credential's doing.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
-import { loadIngestConfig } from '@evds/config';
 import { sha256 } from '@evds/domain';
 import type { OpenApiDocument } from '@evds/http';
-import { createIngestService, type IngestService } from '@evds/ingest';
-import { client, startTestApi, type Client, type TestApi, type TestResponse } from '@evds/testkit';
+import {
+  startTestApi,
+  startTestIngest,
+  type Client,
+  type TestApi,
+  type TestIngest,
+  type TestResponse,
+} from '@evds/testkit';
 import { createOrgFixtures, mintSession, snapshotRows, type OrgFixtures } from './org-fixtures.ts';
 import {
   documentedOps,
@@ -23,7 +28,7 @@ import {
 } from './route-table.ts';
 
 let api: TestApi;
-let ingestService: IngestService;
+let ingestService: TestIngest;
 let ingest: Client;
 let ops: DocumentedOp[];
 let a: OrgFixtures;
@@ -40,9 +45,8 @@ beforeAll(async () => {
     SESSIONS_PER_USER: '1000',
     API_KEYS_PER_ORG: '100',
   });
-  ingestService = createIngestService(loadIngestConfig(api.env));
-  await ingestService.start();
-  ingest = client(`http://127.0.0.1:${ingestService.port()}`);
+  ingestService = await startTestIngest(api.env);
+  ingest = ingestService.request;
   const res = await api.request<OpenApiDocument>('/api/v1/openapi.json');
   ops = documentedOps(res.body);
   const db = api.database.db;
@@ -79,7 +83,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await ingestService?.destroy();
+  await ingestService?.stop();
   await api?.stop();
 });
 

@@ -1,4 +1,5 @@
 export * from './api.ts';
+export * from './ingest.ts';
 export * from './databases.ts';
 export * from './env.ts';
 export * from './http.ts';
