@@ -1,6 +1,7 @@
 // Proves API keys' `last_used_at` over real HTTP, against the API and an ingest service on their own
-// database: a key shows null until it authenticates a request, then the time of that request, whether
-// the request went to the API or to ingest; a key that fails to authenticate notes nothing; and
+// database: a key shows null until it authenticates a request the service accepts, then the time of that
+// request, whether it went to the API or to ingest; a refused request, or a key that fails to
+// authenticate, notes nothing; and
 // Postgres keeps one write a minute per key, however many replicas note it (noteApiKeyUsed).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { noteApiKeyUsed, type Db } from '@evds/db';
@@ -22,7 +23,7 @@ let db: Db;
 let ws: TestWorkspace;
 
 beforeAll(async () => {
-  api = await startTestApi();
+  api = await startTestApi({ API_KEYS_PER_ORG: '10' });
   ingestService = await startTestIngest(api.env);
   ingest = ingestService.request;
   db = api.database.db;
@@ -75,6 +76,13 @@ describe('API key last use', () => {
     const r = await ingest(`/t/${mailbox.body.target.id}`, { key: k.key, body: { n: 1 } });
     expect(r.status).toBe(202);
     expect(await lastUsed(k.id)).not.toBeNull();
+  });
+
+  it('is not set by a request the key authenticated but the service refused', async () => {
+    const k = await newKey('refused');
+    const missing = await api.request(`/api/v1/events/${'0'.repeat(32)}`, { key: k.key });
+    expect(missing.status).toBe(404);
+    expect(await lastUsed(k.id, 300)).toBeNull();
   });
 
   it('is not set by a request whose key fails to authenticate, though it shares the key’s prefix', async () => {

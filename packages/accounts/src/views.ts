@@ -28,7 +28,9 @@ export const keySchema = z.object({
     .number()
     .int()
     .nullable()
-    .describe('When the key last authenticated a request, to within a minute (null: never)'),
+    .describe(
+      'When the key last authenticated a request that was accepted, to within a minute (null: never)',
+    ),
 });
 
 export const orgView = (o: Organization): z.infer<typeof orgSchema> => ({

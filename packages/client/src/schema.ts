@@ -1225,7 +1225,7 @@ export interface operations {
                             /** @description The first 12 characters of the key */
                             prefix: string;
                             created_at: number;
-                            /** @description When the key last authenticated a request, to within a minute (null: never) */
+                            /** @description When the key last authenticated a request that was accepted, to within a minute (null: never) */
                             last_used_at: number | null;
                         }[];
                     };

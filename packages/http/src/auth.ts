@@ -23,7 +23,10 @@ export type AuthKind = 'K' | 'S' | 'KS';
 export interface CredentialStore {
   apiKey(hash: string): Promise<KeyAuth | undefined>;
   session(hash: string): Promise<SessionAuth | undefined>;
-  /** Told of each key that authenticated a request (for its `last_used_at`); must not throw or wait. */
+  /**
+   * Told of each key that authenticated a request the service then accepted (answered below 400), for
+   * its `last_used_at`; must not throw or wait.
+   */
   keyUsed?(keyId: string): void;
 }
 
@@ -46,7 +49,6 @@ export function bearerOf(req: Request): string | undefined {
 async function viaKey(store: CredentialStore, key: string): Promise<Auth> {
   const found = isApiKeyShaped(key) ? await store.apiKey(sha256(key)) : undefined;
   if (!found) throw unauthenticated('invalid or revoked API key');
-  store.keyUsed?.(found.key_id);
   return { method: 'api_key', orgId: found.org_id, keyId: found.key_id, userId: found.created_by_user_id };
 }
 
@@ -89,12 +91,18 @@ export function requireAuth(
   store: CredentialStore,
   failures?: AuthFailureLimit,
 ): RequestHandler {
-  return async (req, _res, next) => {
+  return async (req, res, next) => {
     const ip = req.ip ?? 'unknown';
     const blocked = failures?.blockedFor(ip) ?? 0;
     if (blocked > 0) throw tooManyAuthFailures(blocked);
     try {
-      req.auth = await resolveAuth(kind, store, req);
+      const auth = await resolveAuth(kind, store, req);
+      req.auth = auth;
+      // A key counts as used by a request the service accepted: a refused one changes no row.
+      if (auth.method === 'api_key' && store.keyUsed)
+        res.once('finish', () => {
+          if (res.statusCode < 400) store.keyUsed?.(auth.keyId);
+        });
     } catch (err) {
       if (failures && err instanceof AppError && err.status === 401) {
         const wait = await failures.failed(ip);
