@@ -67,9 +67,11 @@ async function mismatches(orgId: string) {
     roll as (select grain_seconds as grain, bucket_start as bucket, sum(succeeded) ok, sum(failed) bad,
                     array[${sql.raw(Array.from({ length: 160 }, (_, i) => `sum(latency[${i + 1}])`).join(', '))}]::bigint[] as h
                from attempt_rollups where org_id = ${orgId} group by 1, 2),
-    roll_b as (select grain, bucket, ok, bad,
-                      (select array_agg(array[k - 1, x] order by k) from unnest(h) with ordinality u(x, k) where x <> 0) hist
-                 from roll)
+    roll_b0 as (select grain, bucket, ok, bad,
+                       (select array_agg(array[k - 1, x] order by k) from unnest(h) with ordinality u(x, k) where x <> 0) hist
+                  from roll),
+    -- A bucket whose attempts were all deleted keeps its rows at zero: the same as no rows.
+    roll_b as (select * from roll_b0 where not (ok = 0 and bad = 0 and hist is null))
     select coalesce(a.grain, b.grain) as grain, coalesce(a.bucket, b.bucket) as bucket
       from raw_b a full join roll_b b on a.grain = b.grain and a.bucket = b.bucket
      where a.ok is distinct from b.ok or a.bad is distinct from b.bad or a.hist is distinct from b.hist`.execute(
