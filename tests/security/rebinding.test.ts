@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { loadApiConfig, loadWorkerConfig } from '@evds/config';
 import { seedWorkspace, spawnService, startStack, type Stack, type TestWorkspace } from '@evds/testkit';
-import { waitForStatus } from '../e2e/helpers.ts';
+import { pollUntil, waitForStatus } from '../e2e/helpers.ts';
 
 const HOST = 'hook.rebinding.example';
 /** Public, and never connected to: only the API resolves the name while it points here, and it does not connect. */
@@ -79,7 +79,13 @@ describe('a host name that resolves to a private address when the target is crea
     expect(JSON.stringify(r.body)).not.toContain(EVIL_IP);
   });
 
-  it('leaves the address in the API log', () => {
+  it('leaves the address in the API log', async () => {
+    // The API's output reaches this process a little after its answers.
+    await pollUntil(
+      'the refusal in the API log',
+      () => (refusalLogs('api').length > 0 ? true : undefined),
+      5000,
+    );
     expect(refusalLogs('api')).toContainEqual(
       expect.objectContaining({
         host: EVIL,
