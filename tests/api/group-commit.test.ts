@@ -1,9 +1,10 @@
-// Proves, against the real database, how ingest's group commit shares transactions: items committed
-// together run one batch at a time, so the items that arrive while a batch runs all go in the next one
-// (rows inserted by one transaction share its xmin), each batch is enqueued once after its commit,
-// and a row that fails its batch fails alone while the others of that batch are still committed. A
-// batch's items are enqueued as group jobs of up to JOB_GROUP_MAX, whose numbers their rows keep; an
-// item alone, or committed alone after its batch failed, keeps a job of its own.
+// Proves, against the real database, how ingest's group commit shares transactions: the items of one
+// turn of the event loop share a batch, batches run one at a time, and the items that arrive while a
+// batch runs all go in the next one (rows inserted by one transaction share its xmin). Each batch is
+// enqueued once after its commit, and a row that fails its batch fails alone while the others of that
+// batch are still committed. A batch's items are enqueued as group jobs of up to JOB_GROUP_MAX, whose
+// numbers their rows keep; an item alone, or committed alone after its batch failed, keeps a job of
+// its own.
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import type { NewItem } from '@evds/db';
 import { createGroupCommit, enqueueItems } from '@evds/ingest-core';
@@ -43,11 +44,14 @@ it('runs one batch at a time: the items that arrive meanwhile share the next tra
     },
   });
   const items = Array.from({ length: 60 }, () => item());
-  await Promise.all(items.map((i) => commit.commit(i)));
-  // The first runs alone at once; the 59 submitted while it ran go together. Several batches at a
-  // time would have given each of the first few its own transaction.
+  // Thirty submitted in one turn run together at its end; the thirty submitted while that batch runs
+  // go together in the next. Several batches at a time would have split the second thirty.
+  const first = items.slice(0, 30).map((i) => commit.commit(i));
+  await new Promise((r) => setImmediate(r));
+  const next = items.slice(30).map((i) => commit.commit(i));
+  await Promise.all([...first, ...next]);
   expect(await transactionsOf(items.map((i) => i.id))).toBe(2);
-  expect(enqueued).toEqual([1, 59]);
+  expect(enqueued).toEqual([30, 30]);
 });
 
 it('fails only the row that breaks its batch; the others of that batch are committed', async () => {
@@ -94,9 +98,12 @@ it('enqueues a batch as group jobs of up to JOB_GROUP_MAX items, whose numbers t
       afterCommit: (items) => enqueueItems(producer, logger, items),
     });
     const items = Array.from({ length: 2 * JOB_GROUP_MAX + 3 }, () => item());
-    await Promise.all(items.map((i) => commit.commit(i)));
+    // The first item is alone in its turn, so in its batch: its own job. The other 42, submitted while
+    // it runs, share the next batch: three groups (20, 20, 2).
+    const alone = commit.commit(items[0]!);
+    await new Promise((r) => setImmediate(r));
+    await Promise.all([alone, ...items.slice(1).map((i) => commit.commit(i))]);
 
-    // The first item ran alone: its own job. The other 42 shared a batch: three groups (20, 20, 2).
     const stored = await groupsOf(items.map((i) => i.id));
     const [first, ...rest] = items.map((i) => i.id);
     expect(stored.get(first ?? '')).toBeNull();

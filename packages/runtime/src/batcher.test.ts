@@ -4,7 +4,7 @@ import { createBatcher } from './batcher.ts';
 const tick = () => new Promise((r) => setTimeout(r, 5));
 
 describe('createBatcher', () => {
-  it('runs a lone item at once, and items arriving while runs are busy together', async () => {
+  it('runs the items of one turn together at its end, and items arriving while a run is busy after it', async () => {
     const runs: number[][] = [];
     const b = createBatcher<number, number>(
       async (xs) => {
@@ -14,9 +14,25 @@ describe('createBatcher', () => {
       },
       { maxBatch: 10, maxInFlight: 1 },
     );
-    const results = await Promise.all([1, 2, 3, 4].map((x) => b.submit(x)));
-    expect(results).toEqual([2, 4, 6, 8]);
-    expect(runs).toEqual([[1], [2, 3, 4]]);
+    // Submitted in one turn (as a job group's items are), they share a run; nothing has run yet when
+    // the turn's own code is done.
+    const first = [1, 2, 3].map((x) => b.submit(x));
+    await Promise.resolve();
+    expect(runs).toEqual([]);
+    // Submitted while that run is under way: together, right after it.
+    await new Promise((r) => setImmediate(r));
+    const later = [4, 5].map((x) => b.submit(x));
+    expect(await Promise.all([...first, ...later])).toEqual([2, 4, 6, 8, 10]);
+    expect(runs).toEqual([
+      [1, 2, 3],
+      [4, 5],
+    ]);
+    // A lone item at low load runs at the end of the turn it came in, before any timer.
+    runs.length = 0;
+    const lone = b.submit(6);
+    await new Promise((r) => setImmediate(r));
+    expect(runs).toEqual([[6]]);
+    await lone;
   });
 
   it('caps the batch size and the runs in flight', async () => {
