@@ -1,6 +1,7 @@
 // Proves the sliding window runs on Redis's clock, not the calling replica's: limiters sharing a key
 // agree on the window and on Retry-After although one replica's process clock is an hour ahead or
-// behind (faked with a spy on Date.now; Redis is the real server), and the window still slides.
+// behind (faked with a spy on Date.now; Redis is the real server), and the window still slides. Also
+// that hits made together share one script call and are counted exactly, in order.
 import { afterAll, beforeAll, expect, it, jest } from '@jest/globals';
 import { createRateLimiter, type RateLimiter } from '@evds/http';
 import { createRedis } from '@evds/queue';
@@ -57,4 +58,25 @@ it('a replica whose clock runs behind sees the same window, a sane Retry-After, 
   await new Promise((resolve) => setTimeout(resolve, WINDOW_SECONDS * 1000 + 100));
   expect((await withClockOffset(-HOUR_MS, () => behind.hit('k'))).allowed).toBe(true);
   expect((await honest.hit('k')).allowed).toBe(true);
+});
+
+it('counts hits made together exactly: one call takes them in order, each key its own window', async () => {
+  const opts = { prefix: `${testRedisPrefix()}:rl`, limit: 3, windowSeconds: 60 };
+  createRateLimiter(redis, opts);
+  // The script's command, watched (and still run) once defined: the next limiter calls it.
+  const script = jest.spyOn(
+    redis as unknown as { evdsSlidingWindow: () => Promise<number[]> },
+    'evdsSlidingWindow',
+  );
+  const limiter = createRateLimiter(redis, opts);
+  const hits = await Promise.all(
+    ['a', 'b', 'a', 'a', 'b', 'a', 'c'].map((k) => limiter.hit(`together:${k}`)),
+  );
+  // 'a' is allowed three times, then refused with a wait within the window; 'b' and 'c' are allowed.
+  expect(hits.map((h) => h.allowed)).toEqual([true, true, true, true, true, false, true]);
+  expect(hits[5]?.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+  expect(hits[5]?.retryAfterSeconds).toBeLessThanOrEqual(60);
+  // Seven hits made in one turn, one script call.
+  expect(script).toHaveBeenCalledTimes(1);
+  script.mockRestore();
 });

@@ -172,6 +172,11 @@ it('counts a sliding window per key and bumps the cache generation on the cluste
   const hits = [];
   for (let i = 0; i < 4; i++) hits.push((await limiter.hit(key)).allowed);
   expect(hits).toEqual([true, true, true, false]);
+  // Hits made together on keys of different slots: each key's go in one script call, apart from the
+  // others' (one call over all of them would be refused, CROSSSLOT), and each window counts its own.
+  const keys = Array.from({ length: 6 }, () => `ingest:${randomBytes(8).toString('hex')}`);
+  const together = await Promise.all(keys.flatMap((k) => [1, 2, 3, 4].map(() => limiter.hit(k))));
+  expect(together.map((r) => r.allowed)).toEqual(keys.flatMap(() => [true, true, true, false]));
   expect(await redis.get(cacheGenerationKey(prefix))).toBeNull();
   await bumpCacheGeneration(redis, prefix);
   await bumpCacheGeneration(redis, prefix);

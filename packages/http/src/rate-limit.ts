@@ -1,25 +1,34 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from '@evds/queue';
+import { createBatcher } from '@evds/runtime';
 
 // Sliding-window log: one sorted-set member per allowed request, scored by its time in ms.
 // Atomic in Redis, so every replica shares one window. The time is Redis's own (TIME), never the
 // caller's: a replica whose clock runs ahead would otherwise empty the window for everyone, and one
 // running behind would record requests that never leave it. Redis 5+ replicates a script's effects,
 // not the script, so reading TIME before writing is allowed (and is the only mode since Redis 7).
+// One call takes several hits, in order (KEYS[i] with member ARGV[i + 2]; a key may repeat), and
+// answers two numbers per hit: allowed (1 or 0) and, when refused, the ms until the window has room.
 const SCRIPT = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local window = tonumber(ARGV[1])
 local limit = tonumber(ARGV[2])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
-local n = redis.call('ZCARD', KEYS[1])
-if n < limit then
-  redis.call('ZADD', KEYS[1], now, ARGV[3])
-  redis.call('PEXPIRE', KEYS[1], window)
-  return {1, 0}
+local out = {}
+for i, key in ipairs(KEYS) do
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
+  if redis.call('ZCARD', key) < limit then
+    redis.call('ZADD', key, now, ARGV[i + 2])
+    redis.call('PEXPIRE', key, window)
+    out[#out + 1] = 1
+    out[#out + 1] = 0
+  else
+    local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
+    out[#out + 1] = 0
+    out[#out + 1] = tonumber(oldest[2]) + window - now
+  end
 end
-local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-return {0, tonumber(oldest[2]) + window - now}
+return out
 `;
 
 export interface RateLimitResult {
@@ -37,37 +46,54 @@ export interface RateLimiter {
 const instance = randomBytes(6).toString('hex');
 let seq = 0;
 
-type SlidingWindow = (
-  key: string,
-  windowMs: number,
-  limit: number,
-  member: string,
-) => Promise<[number, number]>;
+type SlidingWindow = (numKeys: number, ...keysThenArgs: (string | number)[]) => Promise<number[]>;
 
+/**
+ * A sliding window per key, shared by every replica. The hits a process makes while one call is under
+ * way go together in the next (one script call, one round trip, instead of one each): on a single
+ * server all of them, on a Redis Cluster those of one key (a script's keys must share a slot).
+ */
 export function createRateLimiter(
   redis: Redis,
   opts: { prefix: string; limit: number; windowSeconds: number },
 ): RateLimiter {
   const windowMs = opts.windowSeconds * 1000;
   // A defined command runs by its SHA (EVALSHA), loading the script only when Redis does not know it.
-  redis.defineCommand('evdsSlidingWindow', { numberOfKeys: 1, lua: SCRIPT });
+  if (!('evdsSlidingWindow' in redis)) redis.defineCommand('evdsSlidingWindow', { lua: SCRIPT });
   const slidingWindow = (redis as unknown as { evdsSlidingWindow: SlidingWindow }).evdsSlidingWindow.bind(
     redis,
   );
-  return {
-    async hit(key) {
-      const [allowed, waitMs] = await slidingWindow(
-        `${opts.prefix}:${key}`,
-        windowMs,
-        opts.limit,
-        `${instance}-${seq++}`,
-      );
-      return {
-        allowed: allowed === 1,
-        retryAfterSeconds: allowed === 1 ? 0 : Math.max(1, Math.ceil(waitMs / 1000)),
-      };
-    },
+  const cluster = 'nodes' in redis;
+  const call = async (keys: string[]): Promise<RateLimitResult[]> => {
+    const members = keys.map(() => `${instance}-${seq++}`);
+    const answers = await slidingWindow(keys.length, ...keys, windowMs, opts.limit, ...members);
+    return keys.map((_, i) => {
+      const allowed = answers[2 * i] === 1;
+      const waitMs = answers[2 * i + 1] ?? 0;
+      return { allowed, retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil(waitMs / 1000)) };
+    });
   };
+  const hits = createBatcher<string, RateLimitResult>(
+    async (keys) => {
+      if (!cluster) return call(keys);
+      const byKey = Map.groupBy(
+        keys.map((key, i) => ({ key, i })),
+        (k) => k.key,
+      );
+      const out = new Array<RateLimitResult | Error>(keys.length);
+      await Promise.all(
+        [...byKey].map(async ([key, at]) => {
+          const answered = await call(at.map(() => key)).catch((err: unknown) =>
+            at.map(() => (err instanceof Error ? err : new Error(String(err)))),
+          );
+          at.forEach(({ i }, j) => (out[i] = answered[j]!));
+        }),
+      );
+      return out;
+    },
+    { maxBatch: 100, maxInFlight: 1 },
+  );
+  return { hit: (key) => hits.submit(`${opts.prefix}:${key}`) };
 }
 
 /** The key of a target's ingest window: ingestion, replay and recover all count in this one. */
