@@ -15,7 +15,6 @@ import { spawnService, type ServiceProcess } from '@evds/testkit';
 import { sql } from 'kysely';
 import {
   awaitArrivals,
-  cpuSeconds,
   dropRunKeys,
   insertWebhookTarget,
   latenciesOf,
@@ -29,6 +28,7 @@ import {
   startReceiver,
   type LoadResult,
 } from './setup.ts';
+import { cpuSeconds } from './proc.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const RATE = Number(process.env.BENCH_ISO_RATE ?? 300);

@@ -1,34 +1,31 @@
 // The benchmark: every service as its own process against local Postgres and Redis on this machine,
 // the load generator and the receiver in processes of their own. Prints one table and writes
 // bench/results/<time>.json. Phases: ingest closed loop (64 connections) and open loop (1,000/s) with no
-// worker running; the webhook drain of the backlog they leave; end to end at 500/s; the pgbench ceiling
-// (one event row and one usage record per durable transaction) at the same client count. Each rate and
-// latency is the steady state's, after a warm-up of the same load that is not counted.
-import { spawnSync } from 'node:child_process';
+// worker running; the webhook drain of the backlog they leave; end to end at 500/s; then what the
+// machine allows (bench/ceilings.ts): the pgbench ceiling at the same client count and the price of one
+// round trip between two processes. Each rate and latency is the steady state's, after a warm-up of
+// the same load that is not counted.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
-import { join } from 'node:path';
 import { createProducer, createRedis } from '@evds/queue';
 import { spawnService, type ServiceProcess } from '@evds/testkit';
 import { sql } from 'kysely';
 import {
   awaitArrivals,
-  cpuSeconds,
   dropRunKeys,
   insertWebhookTarget,
   latenciesOf,
-  peakRss,
   pct,
   printTable,
   provision,
   r1,
   root,
   runLoad,
-  serverCpuSeconds,
   startBench,
   startReceiver,
-  timeOrderedIdSql,
 } from './setup.ts';
+import { pgbenchCeiling, roundTrip } from './ceilings.ts';
+import { cpuSeconds, machineCpuSeconds, peakRss, serverUsage, usage, type Usage } from './proc.ts';
 import { targetRows, throughputTargets } from './targets.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
@@ -38,7 +35,7 @@ const log = (m: string) => process.stderr.write(`bench: ${m}\n`);
 
 // ---- set-up: servers, a fresh database, a workspace, a receiver, the services ----------------------
 const bench = await startBench('evds_bench', log);
-const { backing, databaseUrl, db, env } = bench;
+const { backing, db, env } = bench;
 // The benchmark's one organization would be held at ORG_MAX_IN_FLIGHT (25, a quarter of a worker's
 // slots): a policy between tenants, not capacity, raised here like the ingest rate limit
 // (bench/isolation.ts measures the defaults with several tenants).
@@ -130,14 +127,19 @@ worker = await spawnService('delivery-worker', workerEnv);
 // items are not among the ids sent), so the figures are steady state.
 log('end to end at 500/s');
 // What one item costs each process at this steady, moderate rate (where batches are small), over the
-// warm-up and the measured seconds alike.
-const cpuNow = () => ({
-  ingest: cpuSeconds(ingest),
-  worker: cpuSeconds(worker),
-  postgres: serverCpuSeconds('postgres'),
-  redis: serverCpuSeconds('redis-server'),
+// warm-up and the measured seconds alike: CPU, and write system calls (each a message to another
+// process, and a wake-up of it).
+const usageNow = () => ({
+  at: performance.now(),
+  machine: machineCpuSeconds(),
+  of: {
+    ingest: usage(ingest),
+    worker: usage(worker),
+    postgres: serverUsage('postgres'),
+    redis: serverUsage('redis-server'),
+  },
 });
-const e2eCpuStart = cpuNow();
+const e2eStart = usageNow();
 const e2e = await load([
   '--mode',
   'open',
@@ -149,66 +151,37 @@ const e2e = await load([
   '--warmup',
   '3',
 ]);
-const e2eCpuEnd = cpuNow();
+const e2eEnd = usageNow();
+const e2eSeconds = (e2eEnd.at - e2eStart.at) / 1000;
+const e2eCores = {
+  busy: (e2eEnd.machine.busy - e2eStart.machine.busy) / e2eSeconds,
+  steal: (e2eEnd.machine.steal - e2eStart.machine.steal) / e2eSeconds,
+};
 const e2eItems = (e2e.accepted ?? 0) + (e2e.warmupAccepted ?? 0);
-const e2eCpuMs = Object.fromEntries(
-  Object.entries(e2eCpuEnd).map(([k, v]) => [
-    k,
-    ((v - e2eCpuStart[k as keyof typeof e2eCpuStart]) * 1000) / e2eItems,
-  ]),
-);
+const perItem = (f: (u: Usage) => number) =>
+  Object.fromEntries(
+    Object.entries(e2eEnd.of).map(([k, u]) => [
+      k,
+      (f(u) - f(e2eStart.of[k as keyof typeof e2eStart.of])) / e2eItems,
+    ]),
+  );
+const e2eCpuMs = perItem((u) => u.cpu * 1000);
+const e2eWrites = perItem((u) => u.writes);
 const sent = e2e.sent ?? {};
 const e2eLatencies = latenciesOf(sent, await awaitArrivals(receiver, sent));
 const ingestPeak = peakRss(ingest);
 workerPeak = Math.max(workerPeak ?? 0, peakRss(worker) ?? 0);
 
-// ---- 5. the pgbench ceiling -------------------------------------------------------------------------
+// ---- 5. the machine: the pgbench ceiling, the price of a round trip ---------------------------------
 log('pgbench ceiling');
-const payload = JSON.stringify({
-  event_type: 'bench.event',
-  order: { id: 1, total: '19.90' },
-  note: 'x'.repeat(120),
+const ceiling = pgbenchCeiling(bench, {
+  orgId: ws.orgId,
+  targetId: targetIds[0]!,
+  clients: CONNECTIONS,
+  seconds: SECONDS,
 });
-const script = join(bench.tlsDir, 'insert.sql');
-writeFileSync(
-  script,
-  `with e as (insert into events (id, org_id, target_id, target_kind, event_type, status, payload, payload_size, next_attempt_at)
-   values (${timeOrderedIdSql('clock_timestamp()')}, :org, :target, 'webhook', 'bench.event', 'QUEUED', convert_to(:payload, 'UTF8'), ${payload.length}, now())
-   returning id, org_id)
- insert into usage_records (org_id, item_id, item_kind) select org_id, id, 'webhook' from e;\n`,
-);
-const url = new URL(databaseUrl);
-const pgbench = spawnSync(
-  'pgbench',
-  [
-    '-n',
-    '-M',
-    'prepared',
-    '-c',
-    String(CONNECTIONS),
-    '-j',
-    '2',
-    '-T',
-    String(SECONDS),
-    '-f',
-    script,
-    '-D',
-    `org=${ws.orgId}`,
-    '-D',
-    `target=${targetIds[0]}`,
-    '-D',
-    `payload=${payload}`,
-    '-h',
-    url.hostname,
-    '-p',
-    url.port || '5432',
-    '-U',
-    decodeURIComponent(url.username || 'postgres'),
-    url.pathname.slice(1),
-  ],
-  { encoding: 'utf8', env: { ...process.env, PGPASSWORD: decodeURIComponent(url.password) } },
-);
-const ceiling = Number(/tps = ([\d.]+)/.exec(pgbench.stdout)?.[1] ?? NaN);
+log('round trips');
+const hop = roundTrip(backing.redisUrl);
 
 // ---- report -----------------------------------------------------------------------------------------
 await worker.kill('SIGTERM');
@@ -241,9 +214,14 @@ const result = {
     arrived: e2eLatencies.length,
     p50: pct(e2eLatencies, 50),
     p99: pct(e2eLatencies, 99),
+    answeredP50: e2e.p50,
+    answeredP99: e2e.p99,
     cpuMsPerItem: e2eCpuMs,
+    writesPerItem: e2eWrites,
+    machineCores: e2eCores,
   },
   pgbench: { tps: ceiling, clients: CONNECTIONS },
+  roundTripUs: hop,
   ratioToCeiling: (closed.perSecond ?? 0) / ceiling,
   peakRssMb: { ingest: ingestPeak, worker: workerPeak },
   targets,
@@ -274,17 +252,27 @@ const rows = [
   [
     'end to end, 500/s',
     `p50 ${r1(pct(e2eLatencies, 50))} ms`,
-    `p99 ${r1(pct(e2eLatencies, 99))} ms (${e2eLatencies.length}/${Object.keys(sent).length} arrived)`,
+    `p99 ${r1(pct(e2eLatencies, 99))} ms (${e2eLatencies.length}/${Object.keys(sent).length} arrived); ingest's 202: p50 ${r1(e2e.p50)} ms, p99 ${r1(e2e.p99)} ms`,
   ],
   [
     'end to end, CPU per item',
     `ingest ${e2eCpuMs.ingest?.toFixed(3)} ms`,
-    `worker ${e2eCpuMs.worker?.toFixed(3)} ms, Postgres ${e2eCpuMs.postgres?.toFixed(3)} ms, Redis ${e2eCpuMs.redis?.toFixed(3)} ms`,
+    `worker ${e2eCpuMs.worker?.toFixed(3)} ms, Postgres ${e2eCpuMs.postgres?.toFixed(3)} ms, Redis ${e2eCpuMs.redis?.toFixed(3)} ms; machine ${e2eCores.busy.toFixed(2)} of ${cpus().length} cores busy (${e2eCores.steal.toFixed(2)} stolen)`,
+  ],
+  [
+    'end to end, writes per item',
+    `ingest ${e2eWrites.ingest?.toFixed(2)}`,
+    `worker ${e2eWrites.worker?.toFixed(2)}, Postgres ${e2eWrites.postgres?.toFixed(2)}, Redis ${e2eWrites.redis?.toFixed(2)}`,
   ],
   [
     'pgbench ceiling, 64 clients',
     `${r1(ceiling)} tx/s`,
     `ingest/ceiling ${result.ratioToCeiling.toFixed(2)}`,
+  ],
+  [
+    'one Redis round trip, client + server CPU',
+    `back to back ${(hop.backToBack.clientUs + hop.backToBack.serverUs).toFixed(0)} µs`,
+    `2 ms apart ${(hop.spaced.clientUs + hop.spaced.serverUs).toFixed(0)} µs (wall ${hop.backToBack.wallUs.toFixed(0)} / ${hop.spaced.wallUs.toFixed(0)} µs)`,
   ],
   ['peak RSS', `ingest ${ingestPeak} MB`, `worker ${workerPeak} MB`],
 ];

@@ -3,7 +3,7 @@
 // generator as a process, and the /proc readers and percentiles their figures come from.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +14,7 @@ import { newId } from '@evds/domain';
 import { createDatabaseIfMissing, ensureBacking, type BackingServers } from '@evds/localenv';
 import { createRedis } from '@evds/queue';
 import { createSecretBox, newSigningSecret } from '@evds/secrets';
-import { createTestCa, type ServiceProcess, type TestCa } from '@evds/testkit';
+import { createTestCa, type TestCa } from '@evds/testkit';
 import pg from 'pg';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
@@ -230,40 +230,6 @@ export function runLoad(
       else resolve(JSON.parse(Buffer.concat(out).toString()) as LoadResult);
     }),
   );
-}
-
-/** Peak resident set (VmHWM) in MB. */
-export const peakRss = (p: ServiceProcess | undefined) => {
-  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${p?.child.pid}/status`, 'utf8'));
-  return m ? Math.round(Number(m[1]) / 1024) : null;
-};
-
-/** CPU seconds (user + system) a process has used so far; /proc counts in ticks of 1/100 s. */
-const cpuSecondsOf = (pid: number | string) => {
-  // Fields after the command name (which may hold spaces and parentheses): state is 3rd, utime 14th.
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-};
-
-export const cpuSeconds = (p: ServiceProcess | undefined) => cpuSecondsOf(p?.child.pid ?? 0);
-
-/**
- * CPU seconds used so far by every process whose command line starts with `command` (all of a
- * server's processes: each Postgres connection is one). A process that ends between two readings
- * takes its seconds with it, so the readings frame a phase whose connections stay open.
- */
-export function serverCpuSeconds(command: 'postgres' | 'redis-server'): number {
-  let total = 0;
-  for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    try {
-      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith(command)) total += cpuSecondsOf(pid);
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return total;
 }
 
 export const r1 = (x: number | null | undefined) =>

@@ -1,0 +1,68 @@
+// What the benchmarks read from /proc: a process's peak memory, CPU time and write system calls, a
+// server's over all its processes, and the whole machine's busy and stolen time.
+import { readdirSync, readFileSync } from 'node:fs';
+import type { ServiceProcess } from '@evds/testkit';
+
+/** Peak resident set (VmHWM) in MB. */
+export const peakRss = (p: ServiceProcess | undefined) => {
+  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${p?.child.pid}/status`, 'utf8'));
+  return m ? Math.round(Number(m[1]) / 1024) : null;
+};
+
+/** What a process has used so far: CPU seconds (user + system) and write system calls (to sockets, mostly). */
+export interface Usage {
+  cpu: number;
+  writes: number;
+}
+
+const usageOf = (pid: number | string): Usage => {
+  // Fields after the command name (which may hold spaces and parentheses): state is 3rd, utime 14th;
+  // /proc counts CPU in ticks of 1/100 s.
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const writes = /syscw: (\d+)/.exec(readFileSync(`/proc/${pid}/io`, 'utf8'))?.[1];
+  return { cpu: (Number(fields[11]) + Number(fields[12])) / 100, writes: Number(writes ?? 0) };
+};
+
+export const usage = (p: ServiceProcess | undefined) => usageOf(p?.child.pid ?? 0);
+export const cpuSeconds = (p: ServiceProcess | undefined) => usage(p).cpu;
+
+/**
+ * The usage so far of every process whose command line starts with `command` (all of a server's
+ * processes: each Postgres connection is one). A process that ends between two readings takes its
+ * share with it, so the readings frame a phase whose connections stay open.
+ */
+export function serverUsage(command: 'postgres' | 'redis-server'): Usage {
+  const total = { cpu: 0, writes: 0 };
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith(command)) continue;
+      const u = usageOf(pid);
+      total.cpu += u.cpu;
+      total.writes += u.writes;
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return total;
+}
+
+export const serverCpuSeconds = (command: 'postgres' | 'redis-server') => serverUsage(command).cpu;
+
+/**
+ * CPU seconds the whole machine has spent busy (user, nice, system, interrupts) and stolen by its host,
+ * all cores together, from /proc/stat (in ticks of 1/100 s).
+ */
+export function machineCpuSeconds(): { busy: number; steal: number } {
+  const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = readFileSync(
+    '/proc/stat',
+    'utf8',
+  )
+    .split('\n')[0]!
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
+  return { busy: (user + nice + system + irq + softirq) / 100, steal: steal / 100 };
+}
