@@ -49,9 +49,10 @@ let seq = 0;
 type SlidingWindow = (numKeys: number, ...keysThenArgs: (string | number)[]) => Promise<number[]>;
 
 /**
- * A sliding window per key, shared by every replica. The hits a process makes while one call is under
- * way go together in the next (one script call, one round trip, instead of one each): on a single
- * server all of them, on a Redis Cluster those of one key (a script's keys must share a slot).
+ * A sliding window per key, shared by every replica. The hits a process makes in one turn of its event
+ * loop (the requests one Redis answer woke, say) go together in one script call, one round trip: on a
+ * single server all of them, on a Redis Cluster those of one key (a script's keys must share a slot).
+ * A few calls may be under way at once, so a hit seldom waits for another's answer before its own.
  */
 export function createRateLimiter(
   redis: Redis,
@@ -91,7 +92,7 @@ export function createRateLimiter(
       );
       return out;
     },
-    { maxBatch: 100, maxInFlight: 1 },
+    { maxBatch: 100, maxInFlight: 4 },
   );
   return { hit: (key) => hits.submit(`${opts.prefix}:${key}`) };
 }
