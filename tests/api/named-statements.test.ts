@@ -4,8 +4,10 @@
 // custom ones) while the handle's other sessions prepare nothing,
 // that their results are the same as before (the item loads, its attempt moves it), and that they go on
 // working after the partitions under them change (a partition attached and one detached and dropped,
-// as maintenance does while workers run), and that the record's kept plan probes the primary key per
-// item even when it is made behind a backlog the statistics do not know of yet.
+// as maintenance does while workers run), that the record's kept plan probes the primary key per
+// item even when it is made behind a backlog the statistics do not know of yet, and that the sessions
+// keeping the plans are replaced after their lifetime (so a plan made on a partition still empty does
+// not last where autovacuum never analyzes it).
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import {
   createDb,
@@ -171,5 +173,26 @@ it("finds each recorded item by its primary key under the record's kept plan, be
   } finally {
     pool.query = query;
     await fresh.destroy();
+  }
+});
+
+it('replaces the sessions of the named statements after their lifetime, still keeping generic plans', async () => {
+  const short = createDb({ url: database.url, poolSize: 1, namedLifetimeSeconds: 1 });
+  try {
+    const pool = namedPoolOf(short)!;
+    const session = async () =>
+      (
+        await pool.query<{ pid: number; mode: string }>(
+          "select pg_backend_pid() as pid, current_setting('plan_cache_mode') as mode",
+        )
+      ).rows[0]!;
+    const first = await session();
+    expect(await session()).toEqual(first);
+    await new Promise((r) => setTimeout(r, 1_500));
+    const later = await session();
+    expect(later.pid).not.toBe(first.pid);
+    expect(later.mode).toBe('force_generic_plan');
+  } finally {
+    await short.destroy();
   }
 });

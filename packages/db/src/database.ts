@@ -9,6 +9,9 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
 export type Db = Kysely<Database>;
 
+/** A session of the named statements' pool is replaced after this long (see ServicePool). */
+const NAMED_LIFETIME_SECONDS = 15 * 60;
+
 export interface DbOptions {
   url: string;
   poolSize?: number;
@@ -20,6 +23,8 @@ export interface DbOptions {
    * workers' maintenance statements may rightly take long).
    */
   statementTimeoutMs?: number;
+  /** How long a session of the named statements' pool lives (default NAMED_LIFETIME_SECONDS). */
+  namedLifetimeSeconds?: number;
 }
 
 export function createDb(opts: DbOptions): Db {
@@ -32,7 +37,7 @@ export function createDb(opts: DbOptions): Db {
     // Sent in the startup packet: set on every connection before its first statement, with no extra round trip.
     ...(opts.statementTimeoutMs ? { statement_timeout: opts.statementTimeoutMs } : {}),
   };
-  const pool = new ServicePool(config);
+  const pool = new ServicePool(config, opts.namedLifetimeSeconds ?? NAMED_LIFETIME_SECONDS);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   pools.set(db, pool);
   return db;
@@ -43,16 +48,20 @@ export function createDb(opts: DbOptions): Db {
  * on first use. Its sessions keep generic plans: a custom plan of a statement over the partitioned
  * events costs more to make than the statement costs to run, and a generic one still prunes the
  * partitions as it starts, from the parameters. No other statement runs there: a generic plan cannot,
- * for one, match a partial unique index whose predicate is a parameter (ON CONFLICT ... WHERE).
+ * for one, match a partial unique index whose predicate is a parameter (ON CONFLICT ... WHERE). A
+ * generic plan made while a new partition was still empty (a sequential scan) lasts until the
+ * partition's first ANALYZE; where autovacuum is off that is never, so these sessions end after a
+ * while (NAMED_LIFETIME_SECONDS) and their successors make the plans again.
  */
 class ServicePool extends pg.Pool {
   readonly named: pg.Pool;
-  constructor(config: pg.PoolConfig) {
+  constructor(config: pg.PoolConfig, namedLifetimeSeconds: number) {
     super(config);
     this.named = new pg.Pool({
       ...config,
       max: Math.max(2, Math.ceil((config.max ?? 10) / 2)),
       options: '-c plan_cache_mode=force_generic_plan',
+      maxLifetimeSeconds: namedLifetimeSeconds,
     });
     for (const p of [this, this.named]) {
       // An idle client that loses its server emits here; without a listener the process would crash.
