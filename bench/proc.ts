@@ -20,9 +20,17 @@ const usageOf = (pid: number | string): Usage => {
   // /proc counts CPU in ticks of 1/100 s.
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const writes = /syscw: (\d+)/.exec(readFileSync(`/proc/${pid}/io`, 'utf8'))?.[1];
-  return { cpu: (Number(fields[11]) + Number(fields[12])) / 100, writes: Number(writes ?? 0) };
+  return { cpu: (Number(fields[11]) + Number(fields[12])) / 100, writes: writesOf(pid) };
 };
+
+/** Write system calls so far; NaN where /proc does not show them (another user's process, unless root). */
+function writesOf(pid: number | string): number {
+  try {
+    return Number(/syscw: (\d+)/.exec(readFileSync(`/proc/${pid}/io`, 'utf8'))?.[1] ?? NaN);
+  } catch {
+    return NaN;
+  }
+}
 
 export const usage = (p: ServiceProcess | undefined) => usageOf(p?.child.pid ?? 0);
 export const cpuSeconds = (p: ServiceProcess | undefined) => usage(p).cpu;
