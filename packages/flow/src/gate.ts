@@ -1,5 +1,5 @@
 import type { Redis } from '@evds/queue';
-import { createBatcher } from '@evds/runtime';
+import { createBatcher, runGrouped } from '@evds/runtime';
 import { flowKeys, openCircuitsKey, type TargetRef } from './keys.ts';
 import { ACQUIRE, RELEASE } from './scripts.ts';
 
@@ -61,34 +61,9 @@ interface Call {
 type ReleaseCall = Call & { outcome: 'ok' | 'fail' | 'none' };
 type Released = Awaited<ReturnType<Flow['release']>>;
 
-/**
- * One script call per organization among `calls` (its keys share one hash slot), answered in the
- * calls' order; a failed call fails only its own organization's deliveries.
- */
-async function perOrganization<C extends Call, R>(
-  calls: C[],
-  run: (group: C[]) => Promise<R[]>,
-): Promise<(R | Error)[]> {
-  const groups = new Map<string, number[]>();
-  for (const [i, c] of calls.entries()) {
-    const at = groups.get(c.t.orgId);
-    if (at) at.push(i);
-    else groups.set(c.t.orgId, [i]);
-  }
-  const out: (R | Error)[] = new Array<R | Error>(calls.length);
-  await Promise.all(
-    [...groups.values()].map(async (at) => {
-      try {
-        const results = await run(at.map((i) => calls[i]!));
-        at.forEach((i, j) => (out[i] = results[j]!));
-      } catch (err) {
-        const error = err instanceof Error ? err : new Error(String(err));
-        for (const i of at) out[i] = error;
-      }
-    }),
-  );
-  return out;
-}
+/** One script call per organization among `calls` (its keys share one hash slot). */
+const perOrganization = <C extends Call, R>(calls: C[], run: (group: C[]) => Promise<R[]>) =>
+  runGrouped(calls, (c) => c.t.orgId, run);
 
 /**
  * Delivery flow control over Redis: caps on attempts in flight per target and per organization, and a

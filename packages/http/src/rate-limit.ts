@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from '@evds/queue';
-import { createBatcher } from '@evds/runtime';
+import { createBatcher, runGrouped } from '@evds/runtime';
 
 // Sliding-window log: one sorted-set member per allowed request, scored by its time in ms.
 // Atomic in Redis, so every replica shares one window. The time is Redis's own (TIME), never the
@@ -64,7 +64,6 @@ export function createRateLimiter(
   const slidingWindow = (redis as unknown as { evdsSlidingWindow: SlidingWindow }).evdsSlidingWindow.bind(
     redis,
   );
-  const cluster = 'nodes' in redis;
   const call = async (keys: string[]): Promise<RateLimitResult[]> => {
     const members = keys.map(() => `${instance}-${seq++}`);
     const answers = await slidingWindow(keys.length, ...keys, windowMs, opts.limit, ...members);
@@ -75,23 +74,7 @@ export function createRateLimiter(
     });
   };
   const hits = createBatcher<string, RateLimitResult>(
-    async (keys) => {
-      if (!cluster) return call(keys);
-      const byKey = Map.groupBy(
-        keys.map((key, i) => ({ key, i })),
-        (k) => k.key,
-      );
-      const out = new Array<RateLimitResult | Error>(keys.length);
-      await Promise.all(
-        [...byKey].map(async ([key, at]) => {
-          const answered = await call(at.map(() => key)).catch((err: unknown) =>
-            at.map(() => (err instanceof Error ? err : new Error(String(err)))),
-          );
-          at.forEach(({ i }, j) => (out[i] = answered[j]!));
-        }),
-      );
-      return out;
-    },
+    (keys) => (redis.isCluster ? runGrouped(keys, (key) => key, call) : call(keys)),
     { maxBatch: 100, maxInFlight: 4 },
   );
   return { hit: (key) => hits.submit(`${opts.prefix}:${key}`) };
