@@ -69,7 +69,8 @@ it("caps a longer wait at the schedule's longest delay", async () => {
   const { first, second } = await deliverVia('/hour');
   expect(first.retry_after).toBe('3600');
   const waited = gap(first.attempted_at, first.next_attempt_at ?? '');
+  // The wait runs from the answer, so the attempt's own length (longer on a loaded machine) adds to it.
   expect(waited).toBeGreaterThanOrEqual(5000);
-  expect(waited).toBeLessThan(5100);
+  expect(waited).toBeLessThan(6000);
   expect(gap(first.attempted_at, second.attempted_at)).toBeLessThan(15_000);
 });

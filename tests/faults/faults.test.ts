@@ -62,7 +62,9 @@ it('loses nothing, leaks nothing and answers 503 while Postgres is down, through
       { atMs: 30_000, name: 'receiver-failures' },
     ],
     faultOptions: {
-      redisDownMs: Number(process.env.EVDS_FAULTS_REDIS_DOWN_MS ?? 1_500),
+      // Long enough that requests are both sent and answered inside it on a loaded machine, where
+      // one answer can take a second.
+      redisDownMs: Number(process.env.EVDS_FAULTS_REDIS_DOWN_MS ?? 3_000),
       postgresDownMs: 4_000,
       receiverFailMs: 6_000,
       receiverFailRate: 0.5,
