@@ -3,7 +3,7 @@
 // them), lapse the slots of a caller that never releases, and move a circuit through open, half-open
 // (one probe) and closed with a doubling cooldown.
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { Redis } from 'ioredis';
 import { readCircuits } from './circuit.ts';
 import { createFlow, type FlowLimits } from './gate.ts';
@@ -74,9 +74,14 @@ describe('caps', () => {
       { orgId: o1, targetId: id() },
       { orgId: o2, targetId: id() },
     ];
-    // Four calls per target at once: they share script calls, one per organization at a time.
-    const calls = targets.flatMap((t, ti) => [1, 2, 3, 4].map((n) => ({ t, jobId: `j${ti}-${n}` })));
+    // Four calls per target at once, the targets interleaved: they share script calls, one per
+    // organization, and each call sends a target's keys once, however many of its deliveries it has.
+    const calls = [1, 2, 3, 4].flatMap((n) => targets.map((t, ti) => ({ t, jobId: `j${ti}-${n}` })));
+    const scripted = redis as unknown as Record<'evdsFlowAcquire', (...args: unknown[]) => unknown>;
+    const spy = jest.spyOn(scripted, 'evdsFlowAcquire');
     const answers = await Promise.all(calls.map((c) => flow.acquire('webhook', c.t, c.jobId)));
+    expect(spy.mock.calls.map((args) => args[0]).sort()).toEqual([2 + 3 * 1, 2 + 3 * 2]);
+    spy.mockRestore();
     const goes = (ti: number) =>
       calls.filter((c, i) => c.t === targets[ti] && answers[i]!.go).map((c) => c.jobId);
     // Each target's cap is 2 and each organization's 3: o1's two targets share its 3 slots.

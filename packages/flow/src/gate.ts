@@ -77,22 +77,31 @@ export function createFlow(redis: Redis, prefix: string, limits: FlowLimits): Fl
     redis.defineCommand('evdsFlowAcquire', { lua: ACQUIRE });
     redis.defineCommand('evdsFlowRelease', { lua: RELEASE });
   }
-  // The organization's two keys, then each delivery's target keys (the scripts' KEYS layout).
+  // The organization's two keys, then each target's three once (the scripts' KEYS layout); `slots`
+  // gives each delivery its target's place among them.
   const keysOf = (group: Call[]) => {
     const org = flowKeys(prefix, group[0]!.t);
-    const targets = group.flatMap(({ t }) => {
-      const k = flowKeys(prefix, t);
-      return [k.inflight, k.parked, k.circuit];
+    const keys = [org.orgInflight, org.orgParked];
+    const slotOf = new Map<string, number>();
+    const slots = group.map(({ t }) => {
+      let slot = slotOf.get(t.targetId);
+      if (slot === undefined) {
+        slot = slotOf.size;
+        slotOf.set(t.targetId, slot);
+        const k = flowKeys(prefix, t);
+        keys.push(k.inflight, k.parked, k.circuit);
+      }
+      return slot;
     });
-    return { keys: [org.orgInflight, org.orgParked, ...targets], orgBase: org.orgBase };
+    return { keys, slots, orgBase: org.orgBase };
   };
   const batching = { maxBatch: 100, maxInFlight: 1 };
 
   const acquires = createBatcher<Call, Admission>(
     (calls) =>
       perOrganization(calls, async (group) => {
-        const { keys } = keysOf(group);
-        const args = group.flatMap((c) => [c.jobId, `${c.kind}/${c.t.targetId}`]);
+        const { keys, slots } = keysOf(group);
+        const args = group.flatMap((c, i) => [c.jobId, `${c.kind}/${c.t.targetId}`, slots[i]!]);
         const answers = await r.evdsFlowAcquire(
           keys.length,
           ...keys,
@@ -116,8 +125,8 @@ export function createFlow(redis: Redis, prefix: string, limits: FlowLimits): Fl
   const releases = createBatcher<ReleaseCall, Released>(
     (calls) =>
       perOrganization(calls, async (group) => {
-        const { keys, orgBase } = keysOf(group);
-        const args = group.flatMap((c) => [c.jobId, c.outcome, `${c.kind}/${c.t.targetId}`]);
+        const { keys, slots, orgBase } = keysOf(group);
+        const args = group.flatMap((c, i) => [c.jobId, c.outcome, `${c.kind}/${c.t.targetId}`, slots[i]!]);
         const answers = await r.evdsFlowRelease(
           keys.length,
           ...keys,

@@ -3,8 +3,9 @@
 // Each takes the deliveries of one organization that a worker has ready at once, so concurrent
 // attempts share one call (one clock reading, one purge of lapsed leases per key).
 //
-// KEYS (both scripts): 1 org in flight, 2 org parked; then for delivery i (from 0): 3+3i target in
-// flight, 4+3i target parked, 5+3i circuit.
+// KEYS (both scripts): 1 org in flight, 2 org parked; then for each target of the call, once, j from
+// 0: 3+3j target in flight, 4+3j target parked, 5+3j circuit. Each delivery names its target's j, so
+// a call's deliveries to one target (the usual case under load) send its three keys once.
 // In-flight sets hold lease tokens (job ids) scored by when the lease lapses: a worker that dies
 // holding a slot loses it after the lease, never for good.
 
@@ -21,7 +22,8 @@ purge(KEYS[1])
 `;
 
 /**
- * ARGV: target cap, org cap, lease ms; then per delivery: token, org-parked member (kind/target).
+ * ARGV: target cap, org cap, lease ms; then per delivery: token, org-parked member (kind/target), its
+ * target's j.
  * Returns per delivery {'go', 0|1 probe} or {'held', reason, parked count, probe_at ms or 0}.
  * An open circuit holds everything until its probe time; the first delivery after it is the probe
  * (half-open) and the rest wait for its outcome. A slot reserved by a release for this job is taken
@@ -70,8 +72,9 @@ local function acquire(inflight, parked, circuit, token, member)
   return {'go', probe}
 end
 local out = {}
-for i = 0, (#KEYS - 2) / 3 - 1 do
-  local k, a = 3 + 3 * i, 4 + 2 * i
+for i = 0, (#ARGV - 3) / 3 - 1 do
+  local a = 4 + 3 * i
+  local k = 3 + 3 * tonumber(ARGV[a + 2])
   out[i + 1] = acquire(KEYS[k], KEYS[k + 1], KEYS[k + 2], ARGV[a], ARGV[a + 1])
 end
 return out
@@ -80,7 +83,7 @@ return out
 /**
  * ARGV: target cap, org cap, failure threshold, cooldown ms, cooldown max ms, reservation ms, org key
  * base; then per delivery: token, outcome ('ok' | 'fail' | 'none': no attempt was made), org-parked
- * member (kind/target).
+ * member (kind/target), its target's j.
  * Frees each token's slot, moves its circuit, then hands the capacity now free to parked deliveries:
  * that target's first, then the organization's other targets' (oldest parked first). Each handed
  * slot is reserved for the job (the caller promotes it), so a newcomer cannot take it meanwhile.
@@ -157,8 +160,9 @@ local function release(inflight, parked, circuit, token, outcome, member)
   return out
 end
 local out = {}
-for i = 0, (#KEYS - 2) / 3 - 1 do
-  local k, a = 3 + 3 * i, 8 + 3 * i
+for i = 0, (#ARGV - 7) / 4 - 1 do
+  local a = 8 + 4 * i
+  local k = 3 + 3 * tonumber(ARGV[a + 3])
   out[i + 1] = release(KEYS[k], KEYS[k + 1], KEYS[k + 2], ARGV[a], ARGV[a + 1], ARGV[a + 2])
 end
 return out
