@@ -25,10 +25,14 @@ export async function createCertificateAuthority(commonName: string, days: numbe
   return { key: ca.private, cert: ca.cert };
 }
 
-/** A server certificate signed by `ca` for the given IP addresses and host names (wildcards allowed). */
+/**
+ * A server certificate signed by `ca` for the given IP addresses and host names (wildcards allowed).
+ * `clientAuth` lets it also stand for its holder as a client (servers that connect to each other, such
+ * as a Redis Cluster's nodes over TLS).
+ */
 export async function issueServerCertificate(
   ca: KeyPair,
-  opts: { commonName: string; days: number; ips: string[]; names: string[] },
+  opts: { commonName: string; days: number; ips: string[]; names: string[]; clientAuth?: boolean },
 ): Promise<KeyPair> {
   const server = await selfsigned.generate([{ name: 'commonName', value: opts.commonName }], {
     keyType: 'ec',
@@ -39,7 +43,7 @@ export async function issueServerCertificate(
     extensions: [
       { name: 'basicConstraints', cA: false },
       { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
-      { name: 'extKeyUsage', serverAuth: true },
+      { name: 'extKeyUsage', serverAuth: true, clientAuth: opts.clientAuth ?? false },
       {
         name: 'subjectAltName',
         altNames: [

@@ -1,13 +1,14 @@
 // A real Redis Cluster for tests: three masters (no replicas) started from the installed redis-server
 // on free local ports in a temporary directory, joined with `redis-cli --cluster create`, and stopped
-// (the processes ended, the directory removed) by the test that started it.
+// (the processes ended, the directory removed) by the test that started it. With `tls`, the nodes
+// speak TLS only, to clients and to each other, under a certificate authority of their own.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
-import { unusedPort } from '@evds/localenv';
+import { createCertificateAuthority, issueServerCertificate, unusedPort } from '@evds/localenv';
 
 const run = promisify(execFile);
 
@@ -20,8 +21,10 @@ export interface RedisClusterNode {
 }
 
 export interface RedisClusterHarness {
-  /** REDIS_URL for the services: `redis-cluster://127.0.0.1:p1,127.0.0.1:p2,...`. */
+  /** REDIS_URL for the services: `redis-cluster://127.0.0.1:p1,127.0.0.1:p2,...` (`rediss-cluster://` with TLS). */
   url: string;
+  /** With TLS: the PEM of the nodes' certificate authority, for the services to trust. */
+  caPem?: string;
   nodes: RedisClusterNode[];
   /** The port of the node that serves this key's slot. */
   nodeOf(key: string): Promise<number>;
@@ -31,11 +34,16 @@ export interface RedisClusterHarness {
   stop(): Promise<void>;
 }
 
-const cli = async (port: number, ...args: string[]): Promise<string> =>
-  (await run(REDIS_CLI, ['-h', '127.0.0.1', '-p', String(port), ...args], { timeout: 30_000 })).stdout;
+/** redis-cli on one node; `conn` is how to reach the nodes (TLS options, or none). */
+type Cli = (port: number, ...args: string[]) => Promise<string>;
+const cliWith =
+  (conn: string[]): Cli =>
+  async (port, ...args) =>
+    (await run(REDIS_CLI, [...conn, '-h', '127.0.0.1', '-p', String(port), ...args], { timeout: 30_000 }))
+      .stdout;
 
 /** Slot ranges by node port, from CLUSTER NODES ("<id> <ip:port@bus> <flags> ... connected 0-5460 ..."). */
-async function slotRanges(port: number): Promise<{ port: number; from: number; to: number }[]> {
+async function slotRanges(cli: Cli, port: number): Promise<{ port: number; from: number; to: number }[]> {
   const ranges: { port: number; from: number; to: number }[] = [];
   for (const line of (await cli(port, 'cluster', 'nodes')).split('\n')) {
     const fields = line.trim().split(' ');
@@ -49,12 +57,60 @@ async function slotRanges(port: number): Promise<{ port: number; from: number; t
   return ranges;
 }
 
-function startNode(dir: string, port: number, busPort: number): ChildProcess {
+/** The node's own certificate (its key pair and its CA) for TLS to clients and to the other nodes. */
+interface NodeTls {
+  certFile: string;
+  keyFile: string;
+  caFile: string;
+}
+
+/** A CA and one certificate for every node (127.0.0.1, as a server and as a client), as files in `dir`. */
+async function makeNodeTls(dir: string): Promise<NodeTls & { caPem: string }> {
+  const ca = await createCertificateAuthority('evds test redis cluster CA', 30);
+  const node = await issueServerCertificate(ca, {
+    commonName: '127.0.0.1',
+    days: 30,
+    ips: ['127.0.0.1'],
+    names: [],
+    clientAuth: true,
+  });
+  const files = {
+    certFile: join(dir, 'node.pem'),
+    keyFile: join(dir, 'node.key'),
+    caFile: join(dir, 'ca.pem'),
+  };
+  await writeFile(files.certFile, node.cert);
+  await writeFile(files.keyFile, node.key, { mode: 0o600 });
+  await writeFile(files.caFile, ca.cert);
+  return { ...files, caPem: ca.cert };
+}
+
+const portArgs = (port: number, tls: NodeTls | undefined) =>
+  tls
+    ? [
+        // No plain-text port: clients and the cluster bus speak TLS only.
+        '--port',
+        '0',
+        '--tls-port',
+        String(port),
+        '--tls-cluster',
+        'yes',
+        '--tls-cert-file',
+        tls.certFile,
+        '--tls-key-file',
+        tls.keyFile,
+        '--tls-ca-cert-file',
+        tls.caFile,
+        '--tls-auth-clients',
+        'no',
+      ]
+    : ['--port', String(port)];
+
+function startNode(dir: string, port: number, busPort: number, tls: NodeTls | undefined): ChildProcess {
   const child = spawn(
     REDIS_SERVER,
     [
-      '--port',
-      String(port),
+      ...portArgs(port, tls),
       '--cluster-port',
       String(busPort),
       '--bind',
@@ -105,9 +161,14 @@ const stopChild = async (child: ChildProcess): Promise<void> => {
  * Starts `masters` redis-server processes in cluster mode, assigns the 16384 slots evenly between
  * them and waits until every node reports `cluster_state:ok` and knows all the others.
  */
-export async function startRedisCluster(opts: { masters?: number } = {}): Promise<RedisClusterHarness> {
+export async function startRedisCluster(
+  opts: { masters?: number; tls?: boolean } = {},
+): Promise<RedisClusterHarness> {
   const masters = opts.masters ?? 3;
   const dir = await mkdtemp(join(tmpdir(), 'evds-redis-cluster-'));
+  const tls = opts.tls ? await makeNodeTls(dir) : undefined;
+  const conn = tls ? ['--tls', '--cacert', tls.caFile] : [];
+  const cli = cliWith(conn);
   const children: ChildProcess[] = [];
   const nodes: RedisClusterNode[] = [];
   let stopped = false;
@@ -121,7 +182,7 @@ export async function startRedisCluster(opts: { masters?: number } = {}): Promis
     for (let i = 0; i < masters; i++) {
       const port = await unusedPort();
       const busPort = await unusedPort();
-      children.push(startNode(dir, port, busPort));
+      children.push(startNode(dir, port, busPort, tls));
       nodes.push({ host: '127.0.0.1', port });
     }
     for (const n of nodes)
@@ -129,6 +190,7 @@ export async function startRedisCluster(opts: { masters?: number } = {}): Promis
     await run(
       REDIS_CLI,
       [
+        ...conn,
         '--cluster',
         'create',
         ...nodes.map((n) => `${n.host}:${n.port}`),
@@ -151,7 +213,7 @@ export async function startRedisCluster(opts: { masters?: number } = {}): Promis
   return {
     nodeOf: async (key) => {
       const slot = Number((await cli(first, 'cluster', 'keyslot', key)).trim());
-      const owner = (await slotRanges(first)).find((r) => slot >= r.from && slot <= r.to);
+      const owner = (await slotRanges(cli, first)).find((r) => slot >= r.from && slot <= r.to);
       if (!owner) throw new Error(`no node serves slot ${slot}`);
       return owner.port;
     },
@@ -164,7 +226,8 @@ export async function startRedisCluster(opts: { masters?: number } = {}): Promis
           }),
         ),
       ),
-    url: `redis-cluster://${nodes.map((n) => `${n.host}:${n.port}`).join(',')}`,
+    url: `${tls ? 'rediss' : 'redis'}-cluster://${nodes.map((n) => `${n.host}:${n.port}`).join(',')}`,
+    ...(tls ? { caPem: tls.caPem } : {}),
     nodes,
     stop,
   };
