@@ -133,6 +133,7 @@ describe('cross-site requests', () => {
         const evil = await ctx.newPage();
         const before = { keys: await keyCount(s, s.ws), sessions: await sessionCount(s, s.ws) };
         try {
+          const formsFrom = s.dashboard.logs.length;
           for (const [path, target] of [
             ['/keys', '/api/v1/keys'],
             ['/logout', '/app/logout'],
@@ -150,6 +151,12 @@ describe('cross-site requests', () => {
             const cookie = (await r.request().allHeaders()).cookie ?? '';
             expect(cookie.includes(token)).toBe(cookieSent);
           }
+          // The forms' lines reach the dashboard's log (its stdout) after their answers reach the
+          // browser: waited for here, so they are not counted among the fetches' below.
+          expect(await answeredPosts(s, formsFrom, 2)).toEqual([
+            'POST /api/v1/keys 403',
+            'POST /app/logout 403',
+          ]);
           // The fetches: the page sees no answer (no-cors answers are opaque, and CORP forbids even
           // that), so the dashboard's own request log says what it answered. The CORS one never gets
           // past its preflight, which grants nothing: its POST is never sent.
