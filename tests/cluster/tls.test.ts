@@ -80,7 +80,9 @@ it('delivers signed webhooks through the queues and retries through a delayed jo
     ids.push(r.body.id);
   }
   for (const id of ids) await waitForStatus(stack, ws, id, 'DELIVERED');
-  for (const got of receiver.received.filter((q) => q.path === '/hooks')) {
+  const arrived = receiver.received.filter((q) => q.path === '/hooks');
+  expect(arrived).toHaveLength(5);
+  for (const got of arrived) {
     const body = new Webhook(target.secret).verify(got.body.toString(), got.headers) as { i: number };
     expect(ids[body.i]).toBe(got.headers['webhook-id']);
   }
