@@ -33,6 +33,7 @@ beforeAll(async () => {
       if (req.path.startsWith('/404')) return { status: 404, body: 'x'.repeat(10_000) };
       if (req.path.startsWith('/slow')) return 'hang';
       if (req.path.startsWith('/flaky')) return ++flaky % 3 === 0 ? { status: 204 } : { status: 503 };
+      if (req.path.startsWith('/nul')) return { status: 200, body: 'ok\u0000done' };
       return { status: 200 };
     },
   }));
@@ -89,6 +90,14 @@ it('retries until the receiver recovers, then DELIVERED', async () => {
   const id = await send(`${receiver.url}/flaky`);
   const event = await waitForStatus(stack, ws, id, 'DELIVERED');
   expect(event.delivery_attempts.map((a) => a.status_code)).toEqual([503, 503, 204]);
+});
+
+it('logs an answer whose body holds a NUL byte (Postgres text cannot) with U+FFFD in its place', async () => {
+  const id = await send(`${receiver.url}/nul`);
+  const event = await waitForStatus(stack, ws, id, 'DELIVERED');
+  expect(event.delivery_attempts.map((a) => [a.status_code, a.response_body])).toEqual([
+    [200, 'ok\uFFFDdone'],
+  ]);
 });
 
 it('a target deleted mid-retry ends the event FAILED', async () => {

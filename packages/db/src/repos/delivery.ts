@@ -198,6 +198,14 @@ export interface AttemptRecord {
 const PENDING = ['QUEUED', 'RETRYING'];
 
 /**
+ * Postgres text cannot hold U+0000, and what a receiver or an agent answers may (a body, a task id, an
+ * error quoting either): it is kept with U+FFFD in its place, so one such answer cannot fail the batch
+ * of records it is in.
+ */
+const pgText = (v: string | null | undefined): string | null =>
+  v == null ? null : v.includes('\0') ? v.replaceAll('\0', '\uFFFD') : v;
+
+/**
  * Logs attempts and moves their items, in one statement (so one round trip, committed whole): a
  * multi-row insert of the attempts in a CTE and one UPDATE ... FROM unnest(...) of the items. Each
  * move applies only if its item is still where the attempt found it (same attempt count, still
@@ -224,9 +232,9 @@ export async function recordAttempts(db: Db, records: AttemptRecord[]): Promise<
       select * from unnest(${a((x) => x.id)}::text[], ${a((x) => x.event_id)}::text[], ${a((x) => x.org_id)}::text[],
                            ${a((x) => x.target_id)}::text[], ${a((x) => x.attempt_number)}::int[],
                            ${a((x) => x.status_code)}::int[], ${a((x) => x.duration_ms)}::int[],
-                           ${a((x) => x.attempted_at)}::timestamptz[], ${a((x) => x.response_body)}::text[],
-                           ${a((x) => x.error)}::text[], ${a((x) => x.a2a_task_id)}::text[],
-                           ${a((x) => x.a2a_task_state)}::text[], ${a((x) => x.retry_after)}::text[],
+                           ${a((x) => x.attempted_at)}::timestamptz[], ${a((x) => pgText(x.response_body))}::text[],
+                           ${a((x) => pgText(x.error))}::text[], ${a((x) => pgText(x.a2a_task_id))}::text[],
+                           ${a((x) => pgText(x.a2a_task_state))}::text[], ${a((x) => pgText(x.retry_after))}::text[],
                            ${a((x) => x.next_attempt_at)}::timestamptz[]))
     update events e set
       status = v.status,
@@ -239,7 +247,7 @@ export async function recordAttempts(db: Db, records: AttemptRecord[]): Promise<
     from unnest(${col((r) => r.attempt.event_id)}::text[], ${col((r) => r.expectedAttemptCount)}::int[],
                 ${col((r) => r.outcome.status)}::text[], ${a((x) => x.attempted_at)}::timestamptz[],
                 ${col((r) => (r.outcome.status === 'RETRYING' ? r.outcome.nextAttemptAt : null))}::timestamptz[],
-                ${col((r) => (r.outcome.status === 'EXPIRED' || r.outcome.status === 'FAILED' ? r.outcome.reason : null))}::text[])
+                ${col((r) => (r.outcome.status === 'EXPIRED' || r.outcome.status === 'FAILED' ? pgText(r.outcome.reason) : null))}::text[])
       as v(id, expected, status, attempted_at, next_attempt_at, final_reason)
     where e.id = v.id and e.attempt_count = v.expected and e.status = any(${PENDING}::text[])
       ${bounds ? sql`and e.created_at >= ${bounds.from} and e.created_at < ${bounds.to}` : sql``}
