@@ -10,9 +10,10 @@ export async function runGrouped<T, R>(
 ): Promise<(R | Error)[]> {
   const groups = new Map<string, number[]>();
   for (const [i, item] of items.entries()) {
-    const at = groups.get(keyOf(item));
+    const key = keyOf(item);
+    const at = groups.get(key);
     if (at) at.push(i);
-    else groups.set(keyOf(item), [i]);
+    else groups.set(key, [i]);
   }
   const out = new Array<R | Error>(items.length);
   await Promise.all(
