@@ -1,14 +1,11 @@
 // What the benchmark's load processes send to ingest (bench/load.ts, bench/scale/probe.ts): a pool of
-// keep-alive connections and one item, about 200 bytes of JSON, of the given event type.
-import { Pool } from 'undici';
+// keep-alive connections (bench/raw-http.ts) and one item, about 200 bytes of JSON, of the given event
+// type, as one ready request per target.
+import { postBytes, RawPool } from './raw-http.ts';
 
-export const ingestPool = (url: string, connections: number): Pool =>
-  new Pool(url, { connections, pipelining: 1, keepAliveTimeout: 60_000 });
+export const ingestPool = (url: string, connections: number): RawPool => new RawPool(url, connections);
 
-export function ingestItem(
-  key: string,
-  eventType: string,
-): { headers: Record<string, string>; body: string } {
+function ingestItem(key: string, eventType: string): { headers: Record<string, string>; body: string } {
   return {
     headers: {
       authorization: `Bearer ${key}`,
@@ -21,4 +18,10 @@ export function ingestItem(
       note: 'x'.repeat(120),
     }),
   };
+}
+
+/** The item's POST to /t/<target> for each target, each built once. */
+export function ingestRequests(url: string, key: string, eventType: string, targets: string[]): Buffer[] {
+  const { headers, body } = ingestItem(key, eventType);
+  return targets.map((t) => postBytes(url, `/t/${t}`, headers, body));
 }

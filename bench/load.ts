@@ -4,7 +4,7 @@
 // --warmup S: the same load for S seconds first, not counted: a fresh process compiles its own code on
 // its first requests and would charge its own slowness to the service.
 import { parseArgs } from 'node:util';
-import { ingestPool, ingestItem } from './ingest-request.ts';
+import { ingestPool, ingestRequests } from './ingest-request.ts';
 
 const { values: o } = parseArgs({
   options: {
@@ -22,7 +22,7 @@ const { values: o } = parseArgs({
 const targets = (o.targets ?? '').split(',');
 const seconds = Number(o.seconds);
 const pool = ingestPool(o.url ?? '', Number(o.connections));
-const { headers, body } = ingestItem(o.key ?? '', 'bench.event');
+const requests = ingestRequests(o.url ?? '', o.key ?? '', 'bench.event', targets);
 
 const latencies: number[] = [];
 const sent: Record<string, number> = {};
@@ -32,19 +32,18 @@ let errors = 0;
 let n = 0;
 
 async function one(scheduledAt: number, counted = true): Promise<void> {
-  const target = targets[n++ % targets.length];
+  const request = requests[n++ % requests.length]!;
   const startWall = performance.timeOrigin + scheduledAt;
   try {
-    const res = await pool.request({ method: 'POST', path: `/t/${target}`, headers, body });
-    const text = await res.body.text();
+    const res = await pool.request(request);
     if (!counted) {
-      if (res.statusCode === 202) warmupAccepted++;
+      if (res.status === 202) warmupAccepted++;
       return;
     }
-    if (res.statusCode === 202) {
+    if (res.status === 202) {
       accepted++;
       latencies.push(performance.now() - scheduledAt);
-      if (o.ids) sent[(JSON.parse(text) as { id: string }).id] = startWall;
+      if (o.ids) sent[(JSON.parse(res.body.toString()) as { id: string }).id] = startWall;
     } else errors++;
   } catch {
     if (counted) errors++;
@@ -99,4 +98,4 @@ process.stdout.write(
     ...(o.ids ? { sent } : {}),
   }) + '\n',
 );
-await pool.close();
+pool.close();

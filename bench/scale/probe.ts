@@ -3,7 +3,7 @@
 // answer, "<scheduled send, epoch ms> <latency ms> <1 if 202 else 0>", so the benchmark can tell the
 // requests made during a maintenance call from the others. (bench/load.ts prints only totals.)
 import { parseArgs } from 'node:util';
-import { ingestPool, ingestItem } from '../ingest-request.ts';
+import { ingestPool, ingestRequests } from '../ingest-request.ts';
 
 const { values: o } = parseArgs({
   options: {
@@ -16,7 +16,7 @@ const { values: o } = parseArgs({
 });
 const targets = (o.targets ?? '').split(',');
 const pool = ingestPool(o.url ?? '', Number(o.connections));
-const { headers, body } = ingestItem(o.key ?? '', 'order.created');
+const requests = ingestRequests(o.url ?? '', o.key ?? '', 'order.created', targets);
 
 let stopping = false;
 process.once('SIGTERM', () => (stopping = true));
@@ -28,12 +28,10 @@ const flusher = setInterval(flush, 200);
 
 let n = 0;
 async function one(scheduledAt: number): Promise<void> {
-  const target = targets[n++ % targets.length];
   let ok: number;
   try {
-    const res = await pool.request({ method: 'POST', path: `/t/${target}`, headers, body });
-    await res.body.text();
-    ok = res.statusCode === 202 ? 1 : 0;
+    const res = await pool.request(requests[n++ % requests.length]!);
+    ok = res.status === 202 ? 1 : 0;
   } catch {
     ok = 0;
   }
@@ -54,4 +52,4 @@ for (let i = 0; !stopping; i++) {
 await Promise.all(inflight);
 clearInterval(flusher);
 flush();
-await pool.close();
+pool.close();
