@@ -166,7 +166,13 @@ export async function startRedisCluster(
 ): Promise<RedisClusterHarness> {
   const masters = opts.masters ?? 3;
   const dir = await mkdtemp(join(tmpdir(), 'evds-redis-cluster-'));
-  const tls = opts.tls ? await makeNodeTls(dir) : undefined;
+  let tls: (NodeTls & { caPem: string }) | undefined;
+  try {
+    tls = opts.tls ? await makeNodeTls(dir) : undefined;
+  } catch (err) {
+    await rm(dir, { recursive: true, force: true });
+    throw err;
+  }
   const conn = tls ? ['--tls', '--cacert', tls.caFile] : [];
   const cli = cliWith(conn);
   const children: ChildProcess[] = [];
