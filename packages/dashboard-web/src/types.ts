@@ -1,169 +1,55 @@
-// The shapes of the API answers the pages read, as packages/*/src/views.ts define them. Records use
-// Unix seconds, except event records and their attempts, which use ISO 8601 strings.
+// The shapes of the API answers the pages read, taken from the OpenAPI document the API serves through
+// the typed client's generated schema (packages/client: its schema test fails when the schema drifts
+// from the document), so an answer that changes shape fails this app's typecheck. Records use Unix
+// seconds, except event records and their attempts, which use ISO 8601 strings.
+import type { Answer } from '@evds/client/types';
 
-export type TargetKind = 'webhook' | 'mailbox' | 'a2a';
-
-export interface TargetHealth {
-  status: 'healthy' | 'failing' | 'unknown';
-  failing_since: number | null;
-  last_success_at: number | null;
-  last_failure_at: number | null;
-  consecutive_failures: number;
-  circuit: 'closed' | 'open' | 'half_open' | null;
-  next_probe_at: number | null;
-}
-
-interface TargetBase {
-  id: string;
-  name: string;
-  description: string;
-  enabled: boolean;
-  created_at: number;
-  updated_at: number;
-  disabled_reason: string | null;
-  health: TargetHealth;
-}
-
-export interface WebhookTarget extends TargetBase {
-  kind: 'webhook';
-  url: string;
-  signing_scheme: string;
-  has_previous_signing_secret: boolean;
-}
-
-export interface MailboxTarget extends TargetBase {
-  kind: 'mailbox';
-}
-
-export interface A2aTarget extends TargetBase {
-  kind: 'a2a';
-  url: string | null;
-  agent_card_url: string | null;
-  interface: { url: string; binding: string; version: string; tenant?: string } | null;
-  card_fetched_at: number | null;
-  auth: { type: 'none' | 'bearer' };
-}
-
-export type Target = WebhookTarget | MailboxTarget | A2aTarget;
+export type Target = Answer<'/api/v1/targets'>['targets'][number];
+export type TargetKind = Target['kind'];
+export type TargetHealth = Target['health'];
+export type WebhookTarget = Extract<Target, { kind: 'webhook' }>;
+export type MailboxTarget = Extract<Target, { kind: 'mailbox' }>;
+export type A2aTarget = Extract<Target, { kind: 'a2a' }>;
 
 /** The legacy endpoint view of a webhook target: the only place its event-type filter is read. */
-export interface Endpoint {
-  id: string;
-  /** A JSON-encoded array of strings; "[]" receives every type. */
-  event_types: string;
-}
+export type Endpoint = Answer<'/api/v1/endpoints/{id}'>['endpoint'];
 
-export const eventStatuses = ['QUEUED', 'DELIVERED', 'FAILED', 'RETRYING', 'EXPIRED', 'REPLAYED'] as const;
-export type EventStatus = (typeof eventStatuses)[number];
+/**
+ * Every member of a union of strings, in the order the pages show them: a member missing from the list
+ * or not in the union fails the typecheck.
+ */
+export const allOf =
+  <T extends string>() =>
+  <const L extends readonly T[]>(list: L & ([T] extends [L[number]] ? unknown : never)): L =>
+    list;
 
-export interface EventSummary {
-  id: string;
-  endpoint_id: string;
-  event_type: string | null;
-  status: EventStatus;
-  created_at: string;
-  test?: boolean;
-}
+export type EventSummary = Answer<'/api/v1/events'>['events'][number];
+export type EventStatus = EventSummary['status'];
+export const eventStatuses = allOf<EventStatus>()([
+  'QUEUED',
+  'DELIVERED',
+  'FAILED',
+  'RETRYING',
+  'EXPIRED',
+  'REPLAYED',
+]);
+export type EventDetail = Answer<'/api/v1/events/{id}'>;
+export type Attempt = EventDetail['delivery_attempts'][number];
 
-export interface Attempt {
-  id: string;
-  attempt_number: number;
-  status_code: number | null;
-  duration_ms: number;
-  attempted_at: string;
-  response_body: string | null;
-  error: string | null;
-  a2a_task_id: string | null;
-  a2a_task_state: string | null;
-  retry_after: string | null;
-  next_attempt_at: string | null;
-}
+export type Stats = Answer<'/api/v1/stats'>;
+export type Timeseries = Answer<'/api/v1/stats/timeseries'>;
+export type TimeseriesBucket = Timeseries['buckets'][number];
+export type Usage = Answer<'/api/v1/usage'>['usage'];
+export type BillingStatus = Answer<'/api/v1/billing'>;
+export type Organization = Answer<'/api/v1/orgs'>['org'];
+export type Me = Answer<'/api/v1/auth/me'>;
 
-export interface EventDetail extends EventSummary {
-  org_id: string;
-  target_id: string;
-  kind: 'webhook' | 'a2a';
-  correlation_id: string | null;
-  source_event_id: string | null;
-  payload: unknown;
-  payload_size: number;
-  attempt_count: number;
-  next_attempt_at: string | null;
-  final_reason: string | null;
-  updated_at: string;
-  delivery_attempts: Attempt[];
-}
+/** The answer of POST /api/v1/targets/:id/test. */
+export type TestEventResult = Answer<'/api/v1/targets/{id}/test', 'post'>;
 
-export interface Stats {
-  window: string;
-  since: number;
-  events: { total: number; by_status: Record<string, number> };
-  attempts: { total: number; succeeded: number; failed: number };
-  success_rate: number | null;
-  latency_ms: { p50: number | null; p95: number | null; p99: number | null };
-  mailboxes: { UNREAD: number; CLAIMED: number; ACKNOWLEDGED: number; EXPIRED: number };
-}
-
-export interface TimeseriesBucket {
-  start: number;
-  succeeded: number;
-  failed: number;
-  p50_ms: number | null;
-  p95_ms: number | null;
-  p99_ms: number | null;
-}
-
-export interface Timeseries {
-  window: string;
-  bucket: string;
-  bucket_seconds: number;
-  since: number;
-  buckets: TimeseriesBucket[];
-}
-
-export interface Usage {
-  period_start: number;
-  period_end: number;
-  accepted_events: number;
-  estimated_units: number;
-  estimated_cents: number;
-  pending_meter_events: number;
-}
-
-export interface BillingStatus {
-  status: 'pending' | 'active' | 'grace' | 'suspended' | 'exempt';
-  billing_enabled: boolean;
-  grace_ends_at: number | null;
-  has_payment_method: boolean;
-  currency: string;
-  price_cents: number;
-  unit_size: number;
-}
-
-export interface Organization {
-  id: string;
-  name: string;
-  slug: string;
-  billing_status: BillingStatus['status'];
-  billing_grace_ends_at: number | null;
-  created_at: number;
-}
-
+/** The dashboard service's own GET /config (not an API route). */
 export interface AppConfig {
   inbox: boolean;
   inbox_url: string | null;
   environment: 'development' | 'test' | 'production';
-}
-
-export interface Me {
-  user: { id: string; email: string; name: string; org_id: string; created_at: number } | null;
-  org: Organization;
-}
-
-/** The answer of POST /api/v1/targets/:id/test. */
-export interface TestEventResult {
-  id: string;
-  status: string;
-  test: true;
-  kind: TargetKind;
 }

@@ -1,20 +1,11 @@
-// API key shapes as packages/accounts/src/views.ts and key-routes.ts answer them (Unix seconds).
+// API key shapes, from the OpenAPI document (see src/types.ts; Unix seconds). A key's `prefix` is its
+// first 12 characters: all the API ever shows again.
+import type { Answer } from '@evds/client/types';
 
-export interface ApiKey {
-  id: string;
-  name: string;
-  /** The first 12 characters of the key: all the API ever shows again. */
-  prefix: string;
-  created_at: number;
-  last_used_at: number | null;
-}
+export type ApiKey = Answer<'/api/v1/keys'>['keys'][number];
 
 /** POST /api/v1/keys: the only answer that carries the full key. */
-export interface CreatedKey {
-  id: string;
-  name: string;
-  key: string;
-}
+export type CreatedKey = Answer<'/api/v1/keys', 'post'>;
 
 /** The cache entry of the key list, refreshed after a creation or a deletion. */
 export const keysQueryKey = ['keys'] as const;
