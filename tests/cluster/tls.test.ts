@@ -4,7 +4,7 @@
 // processes against it, items go through the BullMQ queues to a real HTTPS receiver, signed (checked
 // with the official standardwebhooks package), a failing answer is retried through a delayed job, and
 // the queues' keys are on the cluster's nodes. A plain-text client gets no answer from a node.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,12 +27,14 @@ let cluster: RedisClusterHarness;
 let receiver: Receiver;
 let stack: Stack;
 let ws: TestWorkspace;
+let trustDir: string | undefined;
 
 beforeAll(async () => {
   cluster = await startRedisCluster({ tls: true });
   const ca = await createTestCa();
   // The services trust the receiver's CA and the cluster's, from one file.
-  const trusted = join(mkdtempSync(join(tmpdir(), 'evds-trust-')), 'ca.pem');
+  trustDir = mkdtempSync(join(tmpdir(), 'evds-trust-'));
+  const trusted = join(trustDir, 'ca.pem');
   writeFileSync(trusted, `${ca.caPem}\n${cluster.caPem ?? ''}`);
   // "/retry" fails once then answers; everything else answers at once.
   const seen = new Map<string, number>();
@@ -51,6 +53,7 @@ afterAll(async () => {
   await stack?.stop();
   await receiver?.close();
   await cluster?.stop();
+  if (trustDir) rmSync(trustDir, { recursive: true, force: true });
 });
 
 it('is a TLS-only cluster: a plain-text PING gets no PONG', async () => {

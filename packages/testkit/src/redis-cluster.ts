@@ -166,15 +166,6 @@ export async function startRedisCluster(
 ): Promise<RedisClusterHarness> {
   const masters = opts.masters ?? 3;
   const dir = await mkdtemp(join(tmpdir(), 'evds-redis-cluster-'));
-  let tls: (NodeTls & { caPem: string }) | undefined;
-  try {
-    tls = opts.tls ? await makeNodeTls(dir) : undefined;
-  } catch (err) {
-    await rm(dir, { recursive: true, force: true });
-    throw err;
-  }
-  const conn = tls ? ['--tls', '--cacert', tls.caFile] : [];
-  const cli = cliWith(conn);
   const children: ChildProcess[] = [];
   const nodes: RedisClusterNode[] = [];
   let stopped = false;
@@ -184,6 +175,15 @@ export async function startRedisCluster(
     await Promise.all(children.map(stopChild));
     await rm(dir, { recursive: true, force: true });
   };
+  // A CA that cannot be made leaves no directory behind either.
+  const tls = opts.tls
+    ? await makeNodeTls(dir).catch(async (err: unknown) => {
+        await stop();
+        throw err;
+      })
+    : undefined;
+  const conn = tls ? ['--tls', '--cacert', tls.caFile] : [];
+  const cli = cliWith(conn);
   try {
     for (let i = 0; i < masters; i++) {
       const port = await unusedPort();
