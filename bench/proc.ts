@@ -15,7 +15,7 @@ export interface Usage {
   writes: number;
 }
 
-const usageOf = (pid: number | string): Usage => {
+export const usageOf = (pid: number | string): Usage => {
   // Fields after the command name (which may hold spaces and parentheses): state is 3rd, utime 14th;
   // /proc counts CPU in ticks of 1/100 s.
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');

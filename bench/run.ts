@@ -25,6 +25,7 @@ import {
   startReceiver,
 } from './setup.ts';
 import { pgbenchCeiling, roundTrip } from './ceilings.ts';
+import { floorRows, latencyFloor } from './floor.ts';
 import { cpuSeconds, machineCpuSeconds, peakRss, serverUsage, usage, type Usage } from './proc.ts';
 import { targetRows, throughputTargets } from './targets.ts';
 
@@ -172,7 +173,9 @@ const e2eLatencies = latenciesOf(sent, await awaitArrivals(receiver, sent));
 const ingestPeak = peakRss(ingest);
 workerPeak = Math.max(workerPeak ?? 0, peakRss(worker) ?? 0);
 
-// ---- 5. the machine: the pgbench ceiling, the price of a round trip ---------------------------------
+// ---- 5. the machine: the pgbench ceiling, the price of a round trip, the latency floor --------------
+await worker.kill('SIGTERM');
+await ingest.kill('SIGTERM');
 log('pgbench ceiling');
 const ceiling = pgbenchCeiling(bench, {
   orgId: ws.orgId,
@@ -182,10 +185,14 @@ const ceiling = pgbenchCeiling(bench, {
 });
 log('round trips');
 const hop = roundTrip(backing.redisUrl);
+log('latency floor');
+const floor = await latencyFloor(bench, receiver, {
+  targets: targetIds,
+  connections: CONNECTIONS,
+  seconds: SECONDS,
+});
 
 // ---- report -----------------------------------------------------------------------------------------
-await worker.kill('SIGTERM');
-await ingest.kill('SIGTERM');
 receiver.kill();
 await producer.close();
 redis.disconnect();
@@ -199,6 +206,7 @@ const targets = throughputTargets({
   drainPerSecond,
   e2eP99: pct(e2eLatencies, 99),
   openP99: open.p99 ?? null,
+  floor: { e2eP99: floor.e2e.p99, openP99: floor.open.p99 ?? null },
   peakRssMb: { ingest: ingestPeak, 'delivery worker': workerPeak },
 });
 const result = {
@@ -222,6 +230,7 @@ const result = {
   },
   pgbench: { tps: ceiling, clients: CONNECTIONS },
   roundTripUs: hop,
+  floor,
   ratioToCeiling: (closed.perSecond ?? 0) / ceiling,
   peakRssMb: { ingest: ingestPeak, worker: workerPeak },
   targets,
@@ -274,6 +283,7 @@ const rows = [
     `back to back ${(hop.backToBack.clientUs + hop.backToBack.serverUs).toFixed(0)} µs`,
     `2 ms apart ${(hop.spaced.clientUs + hop.spaced.serverUs).toFixed(0)} µs (wall ${hop.backToBack.wallUs.toFixed(0)} / ${hop.spaced.wallUs.toFixed(0)} µs)`,
   ],
+  ...floorRows(floor),
   ['peak RSS', `ingest ${ingestPeak} MB`, `worker ${workerPeak} MB`],
 ];
 console.log(

@@ -9,6 +9,8 @@ export interface Target {
   threshold: number;
   unit: string;
   pass: boolean;
+  /** For a latency: the same figure of the latency floor in the same run (bench/floor.ts). */
+  floor?: number | null;
 }
 
 export interface TargetInputs {
@@ -17,6 +19,8 @@ export interface TargetInputs {
   drainPerSecond: number;
   e2eP99: number | null;
   openP99: number | null;
+  /** The latency floor's p99s at the same rates, from the same run. */
+  floor?: { e2eP99: number | null; openP99: number | null };
   /** Peak RSS in MB per service that ran (null when it could not be read). */
   peakRssMb: Record<string, number | null>;
 }
@@ -36,8 +40,8 @@ export function throughputTargets(i: TargetInputs): Target[] {
   return [
     target('ingest closed loop / pgbench ceiling', ratio(i.ingestPerSecond, i.pgbenchTps), 'min', 0.8),
     target('drain / ingest closed loop', ratio(i.drainPerSecond, i.ingestPerSecond), 'min', 1.0),
-    target('end to end at 500/s, p99', i.e2eP99, 'max', 25, ' ms'),
-    target('ingest open loop at 1,000/s, p99', i.openP99, 'max', 10, ' ms'),
+    { ...target('end to end at 500/s, p99', i.e2eP99, 'max', 25, ' ms'), floor: i.floor?.e2eP99 },
+    { ...target('ingest open loop at 1,000/s, p99', i.openP99, 'max', 10, ' ms'), floor: i.floor?.openP99 },
     ...Object.entries(i.peakRssMb).map(([service, mb]) =>
       target(`peak RSS, ${service}`, mb, 'max', RSS_MAX_MB, ' MB'),
     ),
@@ -53,6 +57,7 @@ export function targetRows(targets: Target[]): string[][] {
       t.name,
       `${value} ${t.kind === 'min' ? '>=' : '<='} ${t.threshold}${t.unit}`,
       t.pass ? 'PASS' : 'FAIL',
+      ...(t.floor === undefined ? [] : [`(floor ${t.floor === null ? 'n/a' : t.floor.toFixed(1)}${t.unit})`]),
     ];
   });
 }

@@ -5,6 +5,7 @@
 #   ./scripts/bench.sh isolation   a healthy tenant with and without failing tenants (bench/isolation.ts)
 #   ./scripts/bench.sh scale       reads, ingest and storage at SCALE_EVENTS events (default 10 million,
 #                                  ~30 min); SCALE_MODE=retention: weeks of traffic under retention (bench/scale.ts)
+#   ./scripts/bench.sh floor      the latency floor alone: the design's hops and nothing else (bench/floor.ts)
 #   ./scripts/bench.sh client      the typed client's CPU per send over a bare fetch (bench/client.ts)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,6 +17,10 @@ fi
 if [ "${1:-}" = scale ]; then
   shift
   exec node bench/scale.ts "$@"
+fi
+if [ "${1:-}" = floor ]; then
+  shift
+  exec node bench/floor.ts "$@"
 fi
 if [ "${1:-}" = client ]; then
   shift

@@ -1,0 +1,162 @@
+// The latency floor: what this machine answers in, at the benchmark's rates, for the hops the design
+// makes every item take and nothing else (bench/floor/ingest.ts and worker.ts, each its own process, as
+// the services are): the load generator's request, one durable Postgres commit and one Redis push
+// before the 202; a Redis pop, the HTTPS POST to the receiver and a Postgres write after it. Measured
+// in the benchmark's run, with the same generator, receiver and rates as the service's phases, it is
+// the ceiling for latency that pgbench is for throughput: no implementation of the design answers
+// faster on this machine. Alone: ./scripts/bench.sh floor.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import { cpus } from 'node:os';
+import { createRedis } from '@evds/queue';
+import { machineCpuSeconds, serverUsage, usageOf } from './proc.ts';
+import {
+  awaitArrivals,
+  latenciesOf,
+  pct,
+  r1,
+  root,
+  runLoad,
+  type Bench,
+  type LoadResult,
+  type ReceiverProcess,
+} from './setup.ts';
+
+export interface Floor {
+  open: LoadResult;
+  e2e: { p50: number | null; p99: number | null; arrived: number; sent: number; answeredP99: number | null };
+  /** Cores of the machine busy during the end-to-end phase. */
+  e2eCores: number;
+  /** CPU ms per item in the end-to-end phase (its warm-up included): ingest, worker, Postgres, Redis. */
+  e2eCpuMs: Record<'ingest' | 'worker' | 'postgres' | 'redis', number>;
+}
+
+/** Runs `bench/floor/<name>.ts` and waits for its first stdout line (JSON). */
+async function start(
+  name: string,
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; line: unknown }> {
+  const child = spawn(process.execPath, [`bench/floor/${name}.ts`], {
+    cwd: root,
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const line = await new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`floor ${name} exited with ${code}`)));
+    child.stdout.once('data', (d: Buffer) => resolve(JSON.parse(d.toString().split('\n')[0]!)));
+  });
+  return { child, line };
+}
+
+/** The floor at 1,000/s open loop (ingest only) and 500/s end to end, `seconds` each after a warm-up. */
+export async function latencyFloor(
+  bench: Bench,
+  receiver: ReceiverProcess,
+  opts: { targets: string[]; connections: number; seconds: number },
+): Promise<Floor> {
+  await sql`drop table if exists floor_items`.execute(bench.db);
+  await sql`create table floor_items (id text primary key, target text not null, payload text not null,
+    created_at timestamptz not null default now(), delivered_at timestamptz)`.execute(bench.db);
+  const env = {
+    DATABASE_URL: bench.databaseUrl,
+    REDIS_URL: bench.backing.redisUrl,
+    FLOOR_QUEUE: `${bench.env.REDIS_PREFIX}:floor:${randomBytes(3).toString('hex')}`,
+    NODE_EXTRA_CA_CERTS: bench.env.NODE_EXTRA_CA_CERTS ?? '',
+  };
+  const ingest = await start('ingest', { ...env, NODE_OPTIONS: bench.env.NODE_OPTIONS ?? '' });
+  const url = `http://127.0.0.1:${(ingest.line as { port: number }).port}`;
+  const load = (args: string[]) =>
+    runLoad({ url, key: 'none', targets: opts.targets, seconds: opts.seconds }, [
+      ...['--mode', 'open', '--connections', String(opts.connections), ...args],
+    ]);
+  try {
+    // The open loop's items stay in the list (no worker runs, as in the service's phase): dropped
+    // before the end-to-end phase, so its worker starts on an empty list.
+    const open = await load(['--rate', '1000', '--warmup', '2']);
+    const redis = createRedis(bench.backing.redisUrl, { role: 'client' });
+    await redis.del(env.FLOOR_QUEUE);
+    redis.disconnect();
+    const worker = await start('worker', {
+      ...env,
+      FLOOR_RECEIVER: `https://127.0.0.1:${receiver.port}`,
+      NODE_OPTIONS: bench.workerEnv.NODE_OPTIONS ?? '',
+    });
+    try {
+      await receiver.control('/reset');
+      const cpu = () => ({
+        ingest: usageOf(ingest.child.pid ?? 0).cpu,
+        worker: usageOf(worker.child.pid ?? 0).cpu,
+        postgres: serverUsage('postgres').cpu,
+        redis: serverUsage('redis-server').cpu,
+      });
+      const before = { at: performance.now(), busy: machineCpuSeconds().busy, cpu: cpu() };
+      const e2e = await load(['--rate', '500', '--ids', '--warmup', '3']);
+      const e2eCores = (machineCpuSeconds().busy - before.busy) / ((performance.now() - before.at) / 1000);
+      const items = (e2e.accepted ?? 0) + (e2e.warmupAccepted ?? 0);
+      const after = cpu();
+      const e2eCpuMs = Object.fromEntries(
+        Object.entries(after).map(([k, v]) => [
+          k,
+          ((v - before.cpu[k as keyof typeof after]) * 1000) / items,
+        ]),
+      ) as Floor['e2eCpuMs'];
+      const sent = e2e.sent ?? {};
+      const latencies = latenciesOf(sent, await awaitArrivals(receiver, sent));
+      return {
+        open,
+        e2e: {
+          p50: pct(latencies, 50),
+          p99: pct(latencies, 99),
+          arrived: latencies.length,
+          sent: Object.keys(sent).length,
+          answeredP99: e2e.p99 ?? null,
+        },
+        e2eCores,
+        e2eCpuMs,
+      };
+    } finally {
+      worker.child.kill('SIGTERM');
+    }
+  } finally {
+    ingest.child.kill('SIGTERM');
+  }
+}
+
+/** The floor's rows for the benchmark's table. */
+export const floorRows = (f: Floor): string[][] => [
+  [
+    'latency floor, open loop, 1,000/s',
+    `p50 ${r1(f.open.p50)} ms`,
+    `p99 ${r1(f.open.p99)} ms, max ${r1(f.open.max)} ms, errors ${f.open.errors}`,
+  ],
+  [
+    'latency floor, end to end, 500/s',
+    `p50 ${r1(f.e2e.p50)} ms`,
+    `p99 ${r1(f.e2e.p99)} ms (${f.e2e.arrived}/${f.e2e.sent} arrived); 202 p99 ${r1(f.e2e.answeredP99)} ms`,
+  ],
+  [
+    'latency floor, end to end, CPU per item',
+    `ingest ${f.e2eCpuMs.ingest.toFixed(3)} ms`,
+    `worker ${f.e2eCpuMs.worker.toFixed(3)} ms, Postgres ${f.e2eCpuMs.postgres.toFixed(3)} ms, Redis ${f.e2eCpuMs.redis.toFixed(3)} ms; machine ${f.e2eCores.toFixed(2)} of ${cpus().length} cores busy`,
+  ],
+];
+
+if (import.meta.main) {
+  const { dropRunKeys, printTable, startBench, startReceiver } = await import('./setup.ts');
+  const log = (m: string) => process.stderr.write(`floor: ${m}\n`);
+  const bench = await startBench('evds_bench', log);
+  const receiver = await startReceiver(bench);
+  log('open loop at 1,000/s, then end to end at 500/s');
+  const floor = await latencyFloor(bench, receiver, {
+    targets: Array.from({ length: 16 }, (_, i) => `t${i}`),
+    connections: 64,
+    seconds: Number(process.env.BENCH_SECONDS ?? 20),
+  });
+  printTable(floorRows(floor));
+  receiver.kill();
+  await bench.db.destroy();
+  await dropRunKeys(bench);
+  await bench.backing.stop();
+  process.exit(0);
+}

@@ -1,0 +1,58 @@
+// The latency floor's worker (bench/floor.ts), run as its own process: the hops a delivery must make
+// and nothing else. It pops up to 100 items at a time off the Redis list (BLMPOP), POSTs each to the
+// receiver over keep-alive HTTPS with undici (as the service does) and marks the delivered ones in
+// Postgres, one UPDATE per event-loop turn. No load from Postgres (the payload travels in the list),
+// no signature, flow control, attempt log or BullMQ script: a floor for the service's worker.
+import { createRedis } from '@evds/queue';
+import pg from 'pg';
+import { Agent, request } from 'undici';
+
+const queue = process.env.FLOOR_QUEUE ?? 'floor';
+const receiver = process.env.FLOOR_RECEIVER ?? '';
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 4 });
+const redis = createRedis(process.env.REDIS_URL ?? '', { role: 'worker' });
+const agent = new Agent({ keepAliveTimeout: 60_000, connections: 100 });
+
+const delivered: string[] = [];
+function record(id: string): void {
+  if (delivered.length === 0)
+    setImmediate(() => {
+      const ids = delivered.splice(0);
+      pool
+        .query({
+          name: 'floor_delivered',
+          text: 'update floor_items set delivered_at = now() where id = any($1::text[])',
+          values: [ids],
+        })
+        .catch(() => {});
+    });
+  delivered.push(id);
+}
+
+async function deliver(raw: string): Promise<void> {
+  const item = JSON.parse(raw) as { id: string; target: string; payload: string };
+  try {
+    const res = await request(`${receiver}/hook/${item.target}`, {
+      method: 'POST',
+      dispatcher: agent,
+      headers: { 'content-type': 'application/json', 'webhook-id': item.id },
+      body: item.payload,
+    });
+    await res.body.dump();
+    if (res.statusCode < 300) record(item.id);
+  } catch {
+    // A floor: a failed send is not retried, and shows as an item that never arrived.
+  }
+}
+
+let running = true;
+process.on('SIGTERM', () => {
+  running = false;
+  setTimeout(() => process.exit(0), 100);
+});
+process.stdout.write('{"ready":true}\n');
+while (running) {
+  const popped = (await redis.call('blmpop', '1', '1', queue, 'LEFT', 'COUNT', '100')) as
+    [string, string[]] | null;
+  for (const raw of popped?.[1] ?? []) void deliver(raw);
+}
