@@ -9,10 +9,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { cpus } from 'node:os';
-import { createRedis } from '@evds/queue';
 import { machineCpuSeconds, serverUsage, usageOf } from './proc.ts';
 import {
   awaitArrivals,
+  dropKeys,
   latenciesOf,
   pct,
   r1,
@@ -23,8 +23,13 @@ import {
   type ReceiverProcess,
 } from './setup.ts';
 
+export type FloorQueue = 'list' | 'bullmq';
+
 export interface Floor {
+  /** A Redis list (RPUSH, BLMPOP: the least a queue costs), or BullMQ's add and Worker (the design's). */
+  queue: FloorQueue;
   open: LoadResult;
+  e2eRate: number;
   e2e: { p50: number | null; p99: number | null; arrived: number; sent: number; answeredP99: number | null };
   /** Cores of the machine busy during the end-to-end phase. */
   e2eCores: number;
@@ -49,12 +54,22 @@ async function start(
   return { child, line };
 }
 
-/** The floor at 1,000/s open loop (ingest only) and 500/s end to end, `seconds` each after a warm-up. */
+/** Ends a floor process and waits until it is gone, so the next phase has the machine to itself. */
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/** The floor at 1,000/s open loop (ingest only) and `e2eRate` end to end, `seconds` each after a warm-up. */
 export async function latencyFloor(
   bench: Bench,
   receiver: ReceiverProcess,
-  opts: { targets: string[]; connections: number; seconds: number },
+  opts: { queue: FloorQueue; targets: string[]; connections: number; seconds: number; e2eRate: number },
 ): Promise<Floor> {
+  // A floor is the best this machine does: it starts with no dirty pages left by the phases before it.
+  await sql`checkpoint`.execute(bench.db);
   await sql`drop table if exists floor_items`.execute(bench.db);
   await sql`create table floor_items (id text primary key, target text not null, payload text not null,
     created_at timestamptz not null default now(), delivered_at timestamptz)`.execute(bench.db);
@@ -63,6 +78,7 @@ export async function latencyFloor(
     REDIS_URL: bench.backing.redisUrl,
     FLOOR_QUEUE: `${bench.env.REDIS_PREFIX}:floor:${randomBytes(3).toString('hex')}`,
     NODE_EXTRA_CA_CERTS: bench.env.NODE_EXTRA_CA_CERTS ?? '',
+    ...(opts.queue === 'bullmq' ? { FLOOR_BULLMQ: '1' } : {}),
   };
   const ingest = await start('ingest', { ...env, NODE_OPTIONS: bench.env.NODE_OPTIONS ?? '' });
   const url = `http://127.0.0.1:${(ingest.line as { port: number }).port}`;
@@ -71,12 +87,10 @@ export async function latencyFloor(
       ...['--mode', 'open', '--connections', String(opts.connections), ...args],
     ]);
   try {
-    // The open loop's items stay in the list (no worker runs, as in the service's phase): dropped
-    // before the end-to-end phase, so its worker starts on an empty list.
+    // The open loop's items stay queued (no worker runs, as in the service's phase): dropped before
+    // the end-to-end phase, so its worker starts on an empty queue.
     const open = await load(['--rate', '1000', '--warmup', '2']);
-    const redis = createRedis(bench.backing.redisUrl, { role: 'client' });
-    await redis.del(env.FLOOR_QUEUE);
-    redis.disconnect();
+    await dropKeys(bench.backing.redisUrl, `${env.FLOOR_QUEUE}*`);
     const worker = await start('worker', {
       ...env,
       FLOOR_RECEIVER: `https://127.0.0.1:${receiver.port}`,
@@ -91,7 +105,7 @@ export async function latencyFloor(
         redis: serverUsage('redis-server').cpu,
       });
       const before = { at: performance.now(), busy: machineCpuSeconds().busy, cpu: cpu() };
-      const e2e = await load(['--rate', '500', '--ids', '--warmup', '3']);
+      const e2e = await load(['--rate', String(opts.e2eRate), '--ids', '--warmup', '3']);
       const e2eCores = (machineCpuSeconds().busy - before.busy) / ((performance.now() - before.at) / 1000);
       const items = (e2e.accepted ?? 0) + (e2e.warmupAccepted ?? 0);
       const after = cpu();
@@ -104,7 +118,9 @@ export async function latencyFloor(
       const sent = e2e.sent ?? {};
       const latencies = latenciesOf(sent, await awaitArrivals(receiver, sent));
       return {
+        queue: opts.queue,
         open,
+        e2eRate: opts.e2eRate,
         e2e: {
           p50: pct(latencies, 50),
           p99: pct(latencies, 99),
@@ -116,27 +132,27 @@ export async function latencyFloor(
         e2eCpuMs,
       };
     } finally {
-      worker.child.kill('SIGTERM');
+      await stop(worker.child);
     }
   } finally {
-    ingest.child.kill('SIGTERM');
+    await stop(ingest.child);
   }
 }
 
 /** The floor's rows for the benchmark's table. */
 export const floorRows = (f: Floor): string[][] => [
   [
-    'latency floor, open loop, 1,000/s',
+    `latency floor (${f.queue}), open loop, 1,000/s`,
     `p50 ${r1(f.open.p50)} ms`,
     `p99 ${r1(f.open.p99)} ms, max ${r1(f.open.max)} ms, errors ${f.open.errors}`,
   ],
   [
-    'latency floor, end to end, 500/s',
+    `latency floor (${f.queue}), end to end, ${f.e2eRate}/s`,
     `p50 ${r1(f.e2e.p50)} ms`,
     `p99 ${r1(f.e2e.p99)} ms (${f.e2e.arrived}/${f.e2e.sent} arrived); 202 p99 ${r1(f.e2e.answeredP99)} ms`,
   ],
   [
-    'latency floor, end to end, CPU per item',
+    `latency floor (${f.queue}), end to end, CPU per item`,
     `ingest ${f.e2eCpuMs.ingest.toFixed(3)} ms`,
     `worker ${f.e2eCpuMs.worker.toFixed(3)} ms, Postgres ${f.e2eCpuMs.postgres.toFixed(3)} ms, Redis ${f.e2eCpuMs.redis.toFixed(3)} ms; machine ${f.e2eCores.toFixed(2)} of ${cpus().length} cores busy`,
   ],
@@ -147,13 +163,20 @@ if (import.meta.main) {
   const log = (m: string) => process.stderr.write(`floor: ${m}\n`);
   const bench = await startBench('evds_bench', log);
   const receiver = await startReceiver(bench);
-  log('open loop at 1,000/s, then end to end at 500/s');
-  const floor = await latencyFloor(bench, receiver, {
-    targets: Array.from({ length: 16 }, (_, i) => `t${i}`),
-    connections: 64,
-    seconds: Number(process.env.BENCH_SECONDS ?? 20),
-  });
-  printTable(floorRows(floor));
+  const e2eRate = Number(process.env.BENCH_E2E_RATE ?? 500);
+  const rows: string[][] = [];
+  for (const queue of ['list', 'bullmq'] as const) {
+    log(`${queue}: open loop at 1,000/s, then end to end at ${e2eRate}/s`);
+    const floor = await latencyFloor(bench, receiver, {
+      queue,
+      targets: Array.from({ length: 16 }, (_, i) => `t${i}`),
+      connections: 64,
+      seconds: Number(process.env.BENCH_SECONDS ?? 20),
+      e2eRate,
+    });
+    rows.push(...floorRows(floor));
+  }
+  printTable(rows);
   receiver.kill();
   await bench.db.destroy();
   await dropRunKeys(bench);

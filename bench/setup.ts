@@ -80,17 +80,20 @@ export async function startBench(database: string, log: (m: string) => void): Pr
   return { backing, databaseUrl, db, box: createSecretBox(encryptionKeys), ca, tlsDir, env, workerEnv };
 }
 
+/** Removes every Redis key matching `pattern` (on each master of a cluster). */
+export async function dropKeys(redisUrl: string, pattern: string): Promise<void> {
+  const redis = createRedis(redisUrl, { role: 'client' });
+  for (const node of 'nodes' in redis ? redis.nodes('master') : [redis])
+    for await (const keys of node.scanStream({ match: pattern, count: 1000 }))
+      if ((keys as string[]).length) await node.unlink(...(keys as string[]));
+  redis.disconnect();
+}
+
 /**
  * Removes every Redis key of the run's prefix (queues, flow control, rate limits, caches): a run on a
  * long-lived Redis leaves nothing behind.
  */
-export async function dropRunKeys(bench: Bench): Promise<void> {
-  const redis = createRedis(bench.backing.redisUrl, { role: 'client' });
-  for (const node of 'nodes' in redis ? redis.nodes('master') : [redis])
-    for await (const keys of node.scanStream({ match: `*${bench.env.REDIS_PREFIX}*`, count: 1000 }))
-      if ((keys as string[]).length) await node.unlink(...(keys as string[]));
-  redis.disconnect();
-}
+export const dropRunKeys = (bench: Bench) => dropKeys(bench.backing.redisUrl, `*${bench.env.REDIS_PREFIX}*`);
 
 /** An exempt organization with one user and one API key. */
 export const provision = (db: Db, name: string) =>

@@ -1,5 +1,6 @@
 // The throughput-per-core targets the benchmark checks (issue 16, item 4): each figure as a ratio or
 // a bound, all from the same run, with its threshold and whether it passes.
+import { r1 } from './setup.ts';
 
 export interface Target {
   name: string;
@@ -9,8 +10,8 @@ export interface Target {
   threshold: number;
   unit: string;
   pass: boolean;
-  /** For a latency: the same figure of the latency floor in the same run (bench/floor.ts). */
-  floor?: number | null;
+  /** For a latency: the same figure of the latency floors in the same run, by queue (bench/floor.ts). */
+  floors?: { queue: string; value: number | null }[];
 }
 
 export interface TargetInputs {
@@ -19,8 +20,8 @@ export interface TargetInputs {
   drainPerSecond: number;
   e2eP99: number | null;
   openP99: number | null;
-  /** The latency floor's p99s at the same rates, from the same run. */
-  floor?: { e2eP99: number | null; openP99: number | null };
+  /** The latency floors' p99s at the same rates, from the same run. */
+  floors?: { queue: string; e2eP99: number | null; openP99: number | null }[];
   /** Peak RSS in MB per service that ran (null when it could not be read). */
   peakRssMb: Record<string, number | null>;
 }
@@ -40,15 +41,31 @@ export function throughputTargets(i: TargetInputs): Target[] {
   return [
     target('ingest closed loop / pgbench ceiling', ratio(i.ingestPerSecond, i.pgbenchTps), 'min', 0.8),
     target('drain / ingest closed loop', ratio(i.drainPerSecond, i.ingestPerSecond), 'min', 1.0),
-    { ...target('end to end at 500/s, p99', i.e2eP99, 'max', 25, ' ms'), floor: i.floor?.e2eP99 },
-    { ...target('ingest open loop at 1,000/s, p99', i.openP99, 'max', 10, ' ms'), floor: i.floor?.openP99 },
+    {
+      ...target('end to end at 500/s, p99', i.e2eP99, 'max', 25, ' ms'),
+      floors: i.floors?.map((f) => ({ queue: f.queue, value: f.e2eP99 })),
+    },
+    {
+      ...target('ingest open loop at 1,000/s, p99', i.openP99, 'max', 10, ' ms'),
+      floors: i.floors?.map((f) => ({ queue: f.queue, value: f.openP99 })),
+    },
     ...Object.entries(i.peakRssMb).map(([service, mb]) =>
       target(`peak RSS, ${service}`, mb, 'max', RSS_MAX_MB, ' MB'),
     ),
   ];
 }
 
-/** One row per target: name, value against its threshold, PASS or FAIL. */
+/** A latency against the floors of its run: each floor's figure and how many times that the value is. */
+const againstFloors = (t: Target) =>
+  (t.floors ?? [])
+    .map((f) => {
+      const times = ratio(t.value, f.value);
+      const figure = f.value === null ? 'n/a' : `${r1(f.value)}${t.unit}`;
+      return `${f.queue} ${figure}${times === null ? '' : ` (${times.toFixed(1)}x)`}`;
+    })
+    .join(', ');
+
+/** One row per target: name, value against its threshold, PASS or FAIL, and for a latency its floors. */
 export function targetRows(targets: Target[]): string[][] {
   return targets.map((t) => {
     const digits = t.unit === '' ? 2 : 1;
@@ -57,7 +74,7 @@ export function targetRows(targets: Target[]): string[][] {
       t.name,
       `${value} ${t.kind === 'min' ? '>=' : '<='} ${t.threshold}${t.unit}`,
       t.pass ? 'PASS' : 'FAIL',
-      ...(t.floor === undefined ? [] : [`(floor ${t.floor === null ? 'n/a' : t.floor.toFixed(1)}${t.unit})`]),
+      ...(t.floors ? [`floor: ${againstFloors(t)}`] : []),
     ];
   });
 }

@@ -1,17 +1,21 @@
 // The latency floor's ingest (bench/floor.ts), run as its own process: the hops an accepted item must
 // make before its 202 and nothing else. node:http; the items of one event-loop turn share one durable
-// INSERT (synchronous_commit on, a named statement) and then one RPUSH onto a Redis list; each is
-// answered 202 with its id after both. No credentials, validation, rate limit or BullMQ script: the
+// INSERT (synchronous_commit on, a named statement) and then one push onto the queue: an RPUSH onto a
+// Redis list, or with FLOOR_BULLMQ set one BullMQ add (addBulk for several) as the design's queue. Each
+// is answered 202 with its id after both. No credentials, validation, rate limit or counters: the
 // service does all of these and more, so what this process answers in is a floor for it.
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRedis } from '@evds/queue';
+import { Queue } from 'bullmq';
 import pg from 'pg';
 
 const queue = process.env.FLOOR_QUEUE ?? 'floor';
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 4 });
 const redis = createRedis(process.env.REDIS_URL ?? '', { role: 'client' });
+const bull = process.env.FLOOR_BULLMQ ? new Queue('floor', { connection: redis, prefix: queue }) : undefined;
+const done = { removeOnComplete: true, removeOnFail: true };
 
 interface Item {
   id: string;
@@ -21,6 +25,13 @@ interface Item {
 }
 const turn: Item[] = [];
 
+async function enqueue(items: Item[]): Promise<void> {
+  const data = items.map(({ id, target, payload }) => ({ id, target, payload }));
+  if (!bull) await redis.rpush(queue, ...data.map((d) => JSON.stringify(d)));
+  else if (data.length === 1) await bull.add('floor', data[0], done);
+  else await bull.addBulk(data.map((d) => ({ name: 'floor', data: d, opts: done })));
+}
+
 async function commit(items: Item[]): Promise<void> {
   try {
     await pool.query({
@@ -28,16 +39,12 @@ async function commit(items: Item[]): Promise<void> {
       text: 'insert into floor_items (id, target, payload) select * from unnest($1::text[], $2::text[], $3::text[])',
       values: [items.map((i) => i.id), items.map((i) => i.target), items.map((i) => i.payload)],
     });
-    await redis.rpush(
-      queue,
-      ...items.map((i) => JSON.stringify({ id: i.id, target: i.target, payload: i.payload })),
-    );
+    await enqueue(items);
     for (const i of items) i.answer(true);
   } catch {
     for (const i of items) i.answer(false);
   }
 }
-
 const server = createServer((req, res) => {
   const chunks: Buffer[] = [];
   req.on('data', (c: Buffer) => chunks.push(c));

@@ -1,11 +1,19 @@
 // The latency floor's worker (bench/floor.ts), run as its own process: the hops a delivery must make
-// and nothing else. It pops up to 100 items at a time off the Redis list (BLMPOP), POSTs each to the
-// receiver over keep-alive HTTPS with undici (as the service does) and marks the delivered ones in
-// Postgres, one UPDATE per event-loop turn. No load from Postgres (the payload travels in the list),
-// no signature, flow control, attempt log or BullMQ script: a floor for the service's worker.
+// and nothing else. It takes items off the queue (BLMPOP, up to 100 at a time, off the Redis list; or
+// with FLOOR_BULLMQ set a BullMQ Worker at the service's concurrency of 100), POSTs each to the receiver
+// over keep-alive HTTPS with undici (as the service does) and marks the delivered ones in Postgres, one
+// UPDATE per event-loop turn. No load from Postgres (the payload travels in the queue), no signature,
+// flow control or attempt log: a floor for the service's worker.
 import { createRedis } from '@evds/queue';
+import { Worker } from 'bullmq';
 import pg from 'pg';
 import { Agent, request } from 'undici';
+
+interface Item {
+  id: string;
+  target: string;
+  payload: string;
+}
 
 const queue = process.env.FLOOR_QUEUE ?? 'floor';
 const receiver = process.env.FLOOR_RECEIVER ?? '';
@@ -29,8 +37,7 @@ function record(id: string): void {
   delivered.push(id);
 }
 
-async function deliver(raw: string): Promise<void> {
-  const item = JSON.parse(raw) as { id: string; target: string; payload: string };
+async function deliver(item: Item): Promise<void> {
   try {
     const res = await request(`${receiver}/hook/${item.target}`, {
       method: 'POST',
@@ -50,9 +57,19 @@ process.on('SIGTERM', () => {
   running = false;
   setTimeout(() => process.exit(0), 100);
 });
-process.stdout.write('{"ready":true}\n');
-while (running) {
-  const popped = (await redis.call('blmpop', '1', '1', queue, 'LEFT', 'COUNT', '100')) as
-    [string, string[]] | null;
-  for (const raw of popped?.[1] ?? []) void deliver(raw);
+if (process.env.FLOOR_BULLMQ) {
+  const worker = new Worker<Item>('floor', (job) => deliver(job.data), {
+    connection: redis,
+    prefix: queue,
+    concurrency: 100,
+  });
+  await worker.waitUntilReady();
+  process.stdout.write('{"ready":true}\n');
+} else {
+  process.stdout.write('{"ready":true}\n');
+  while (running) {
+    const popped = (await redis.call('blmpop', '1', '1', queue, 'LEFT', 'COUNT', '100')) as
+      [string, string[]] | null;
+    for (const raw of popped?.[1] ?? []) void deliver(JSON.parse(raw) as Item);
+  }
 }
