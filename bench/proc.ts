@@ -16,11 +16,13 @@ export interface Usage {
 }
 
 export const usageOf = (pid: number | string): Usage => {
-  // Fields after the command name (which may hold spaces and parentheses): state is 3rd, utime 14th;
-  // /proc counts CPU in ticks of 1/100 s.
+  // Fields after the command name (which may hold spaces and parentheses): state is 3rd, utime 14th,
+  // then stime, cutime and cstime: the children it has reaped (a Postgres server's ended connections)
+  // count with it. /proc counts CPU in ticks of 1/100 s.
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return { cpu: (Number(fields[11]) + Number(fields[12])) / 100, writes: writesOf(pid) };
+  const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0);
+  return { cpu: ticks / 100, writes: writesOf(pid) };
 };
 
 /** Write system calls so far; NaN where /proc does not show them (another user's process, unless root). */
@@ -36,16 +38,16 @@ export const usage = (p: ServiceProcess | undefined) => usageOf(p?.child.pid ?? 
 export const cpuSeconds = (p: ServiceProcess | undefined) => usage(p).cpu;
 
 /**
- * The usage so far of every process whose command line starts with `command` (all of a server's
- * processes: each Postgres connection is one). A process that ends between two readings takes its
- * share with it, so the readings frame a phase whose connections stay open.
+ * The usage so far of every process of the server `command` (by executable name: the main process and
+ * each Postgres connection). A connection that ends between two readings still counts, in the main
+ * process's reaped children; only its write calls go with it.
  */
 export function serverUsage(command: 'postgres' | 'redis-server'): Usage {
   const total = { cpu: 0, writes: 0 };
   for (const pid of readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
     try {
-      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith(command)) continue;
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== command) continue;
       const u = usageOf(pid);
       total.cpu += u.cpu;
       total.writes += u.writes;
