@@ -1,10 +1,11 @@
-// The latency floor: what this machine answers in, at the benchmark's rates, for the hops the design
+// The latency floors: what this machine answers in, at the benchmark's rates, for the hops the design
 // makes every item take and nothing else (bench/floor/ingest.ts and worker.ts, each its own process, as
-// the services are): the load generator's request, one durable Postgres commit and one Redis push
-// before the 202; a Redis pop, the HTTPS POST to the receiver and a Postgres write after it. Measured
-// in the benchmark's run, with the same generator, receiver and rates as the service's phases, it is
-// the ceiling for latency that pgbench is for throughput: no implementation of the design answers
-// faster on this machine. Alone: ./scripts/bench.sh floor.
+// the services are): the load generator's request, one durable Postgres commit and one push onto the
+// queue before the 202; a pop, the HTTPS POST to the receiver and a Postgres write after it. The queue
+// is a Redis list (the least any queue costs: no implementation of the design answers faster on this
+// machine) or BullMQ's own add and Worker (what the design's queue costs before any logic). Measured in
+// the benchmark's run, with the same generator, receiver and rates as the service's phases, they are
+// the ceiling for latency that pgbench is for throughput. Alone: ./scripts/bench.sh floor.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
@@ -13,11 +14,15 @@ import { machineCpuSeconds, serverUsage, usageOf } from './proc.ts';
 import {
   awaitArrivals,
   dropKeys,
+  dropRunKeys,
   latenciesOf,
   pct,
+  printTable,
   r1,
   root,
   runLoad,
+  startBench,
+  startReceiver,
   type Bench,
   type LoadResult,
   type ReceiverProcess,
@@ -159,7 +164,6 @@ export const floorRows = (f: Floor): string[][] => [
 ];
 
 if (import.meta.main) {
-  const { dropRunKeys, printTable, startBench, startReceiver } = await import('./setup.ts');
   const log = (m: string) => process.stderr.write(`floor: ${m}\n`);
   const bench = await startBench('evds_bench', log);
   const receiver = await startReceiver(bench);

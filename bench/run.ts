@@ -3,8 +3,8 @@
 // bench/results/<time>.json. Phases: ingest closed loop (64 connections) and open loop (1,000/s) with no
 // worker running; the webhook drain of the backlog they leave; end to end at 500/s; then what the
 // machine allows: the latency floor at the same rates (bench/floor.ts), the pgbench ceiling at the same
-// client count and the price of one round trip between two processes (bench/ceilings.ts). Each rate and latency is the steady state's, after a warm-up of
-// the same load that is not counted.
+// client count and the price of one round trip between two processes (bench/ceilings.ts). Each rate and
+// latency is the steady state's, after a warm-up of the same load that is not counted.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { createProducer, createRedis } from '@evds/queue';

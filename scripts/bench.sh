@@ -5,7 +5,7 @@
 #   ./scripts/bench.sh isolation   a healthy tenant with and without failing tenants (bench/isolation.ts)
 #   ./scripts/bench.sh scale       reads, ingest and storage at SCALE_EVENTS events (default 10 million,
 #                                  ~30 min); SCALE_MODE=retention: weeks of traffic under retention (bench/scale.ts)
-#   ./scripts/bench.sh floor       the latency floor alone: the design's hops and nothing else (bench/floor.ts)
+#   ./scripts/bench.sh floor       the latency floors alone, on a Redis list and on BullMQ (bench/floor.ts)
 #   ./scripts/bench.sh client      the typed client's CPU per send over a bare fetch (bench/client.ts)
 set -euo pipefail
 cd "$(dirname "$0")/.."
