@@ -67,13 +67,11 @@ async function stop(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-/** The floor at 1,000/s open loop (ingest only) and `e2eRate` end to end, `seconds` each after a warm-up. */
-export async function latencyFloor(
-  bench: Bench,
-  receiver: ReceiverProcess,
-  opts: { queue: FloorQueue; targets: string[]; connections: number; seconds: number; e2eRate: number },
-): Promise<Floor> {
-  // A floor is the best this machine does: it starts with no dirty pages left by the phases before it.
+/**
+ * A fresh floor: a clean slate (a floor is the best this machine does, so no dirty pages are left by
+ * the phases before it), an empty table, a queue of its own, and the floor's ingest on it.
+ */
+async function startIngest(bench: Bench, queue: FloorQueue) {
   await sql`checkpoint`.execute(bench.db);
   await sql`drop table if exists floor_items`.execute(bench.db);
   await sql`create table floor_items (id text primary key, target text not null, payload text not null,
@@ -83,10 +81,26 @@ export async function latencyFloor(
     REDIS_URL: bench.backing.redisUrl,
     FLOOR_QUEUE: `${bench.env.REDIS_PREFIX}:floor:${randomBytes(3).toString('hex')}`,
     NODE_EXTRA_CA_CERTS: bench.env.NODE_EXTRA_CA_CERTS ?? '',
-    ...(opts.queue === 'bullmq' ? { FLOOR_BULLMQ: '1' } : {}),
+    ...(queue === 'bullmq' ? { FLOOR_BULLMQ: '1' } : {}),
   };
   const ingest = await start('ingest', { ...env, NODE_OPTIONS: bench.env.NODE_OPTIONS ?? '' });
-  const url = `http://127.0.0.1:${(ingest.line as { port: number }).port}`;
+  return { env, ingest, url: `http://127.0.0.1:${(ingest.line as { port: number }).port}` };
+}
+
+const startWorker = (bench: Bench, receiver: ReceiverProcess, env: Record<string, string>) =>
+  start('worker', {
+    ...env,
+    FLOOR_RECEIVER: `https://127.0.0.1:${receiver.port}`,
+    NODE_OPTIONS: bench.workerEnv.NODE_OPTIONS ?? '',
+  });
+
+/** The floor at 1,000/s open loop (ingest only) and `e2eRate` end to end, `seconds` each after a warm-up. */
+export async function latencyFloor(
+  bench: Bench,
+  receiver: ReceiverProcess,
+  opts: { queue: FloorQueue; targets: string[]; connections: number; seconds: number; e2eRate: number },
+): Promise<Floor> {
+  const { env, ingest, url } = await startIngest(bench, opts.queue);
   const load = (args: string[]) =>
     runLoad({ url, key: 'none', targets: opts.targets, seconds: opts.seconds }, [
       ...['--mode', 'open', '--connections', String(opts.connections), ...args],
@@ -96,11 +110,7 @@ export async function latencyFloor(
     // the end-to-end phase, so its worker starts on an empty queue.
     const open = await load(['--rate', '1000', '--warmup', '2']);
     await dropKeys(bench.backing.redisUrl, `${env.FLOOR_QUEUE}*`);
-    const worker = await start('worker', {
-      ...env,
-      FLOOR_RECEIVER: `https://127.0.0.1:${receiver.port}`,
-      NODE_OPTIONS: bench.workerEnv.NODE_OPTIONS ?? '',
-    });
+    const worker = await startWorker(bench, receiver, env);
     try {
       await receiver.control('/reset');
       const cpu = () => ({
@@ -144,6 +154,73 @@ export async function latencyFloor(
   }
 }
 
+export interface DrainFloor {
+  queue: FloorQueue;
+  ingestPerSecond: number | null;
+  ingestCpuMs: number;
+  items: number;
+  drainPerSecond: number;
+  workerCpuMs: number;
+}
+
+/**
+ * The throughput target's floor: the floor's ingest in a closed loop (`connections`, no worker
+ * running), then its worker draining what that left, each rate taken as the service's are (after a
+ * warm-up, and after the drain's first tenth). Arrivals are the receiver's count of requests.
+ */
+export async function drainFloor(
+  bench: Bench,
+  receiver: ReceiverProcess,
+  opts: { queue: FloorQueue; targets: string[]; connections: number; seconds: number },
+): Promise<DrainFloor> {
+  const { env, ingest, url } = await startIngest(bench, opts.queue);
+  try {
+    const ingestCpu = usageOf(ingest.child.pid ?? 0).cpu;
+    const closed = await runLoad({ url, key: 'none', targets: opts.targets, seconds: opts.seconds }, [
+      ...['--mode', 'closed', '--connections', String(opts.connections), '--warmup', '2'],
+    ]);
+    const items = (closed.accepted ?? 0) + (closed.warmupAccepted ?? 0);
+    const ingestCpuMs = ((usageOf(ingest.child.pid ?? 0).cpu - ingestCpu) * 1000) / items;
+    const base = (await receiver.control('/')).count;
+    const worker = await startWorker(bench, receiver, env);
+    try {
+      const workerCpu = usageOf(worker.child.pid ?? 0).cpu;
+      const deadline = performance.now() + 300_000;
+      let steady: { at: number; n: number } | undefined;
+      let n = 0;
+      while (n < items && performance.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 100));
+        n = (await receiver.control('/')).count - base;
+        if (!steady && n >= items / 10) steady = { at: performance.now(), n };
+      }
+      if (n < items) throw new Error(`drain floor (${opts.queue}): ${n} of ${items} arrived`);
+      return {
+        queue: opts.queue,
+        ingestPerSecond: closed.perSecond ?? null,
+        ingestCpuMs,
+        items,
+        drainPerSecond: (items - steady!.n) / ((performance.now() - steady!.at) / 1000),
+        workerCpuMs: ((usageOf(worker.child.pid ?? 0).cpu - workerCpu) * 1000) / items,
+      };
+    } finally {
+      await stop(worker.child);
+    }
+  } finally {
+    await stop(ingest.child);
+  }
+}
+
+/** The drain floor's drain rate over its ingest's closed-loop rate: the drain target's ratio. */
+export const drainRatio = (f: DrainFloor | undefined): number | null =>
+  f?.ingestPerSecond ? f.drainPerSecond / f.ingestPerSecond : null;
+
+/** The drain floor's row for the benchmark's table. */
+export const drainFloorRow = (f: DrainFloor): string[] => [
+  `drain floor (${f.queue}), ${f.items} backlog`,
+  `${r1(f.drainPerSecond)} deliveries/s`,
+  `${drainRatio(f)?.toFixed(2)} of its ingest's closed loop (${r1(f.ingestPerSecond)}/s); CPU ms per item: ingest ${f.ingestCpuMs.toFixed(3)}, worker ${f.workerCpuMs.toFixed(3)}`,
+];
+
 /** The floor's rows for the benchmark's table. */
 export const floorRows = (f: Floor): string[][] => [
   [
@@ -168,6 +245,7 @@ if (import.meta.main) {
   const bench = await startBench('evds_bench', log);
   const receiver = await startReceiver(bench);
   const e2eRate = Number(process.env.BENCH_E2E_RATE ?? 500);
+  const seconds = Number(process.env.BENCH_SECONDS ?? 20);
   const rows: string[][] = [];
   for (const queue of ['list', 'bullmq'] as const) {
     log(`${queue}: open loop at 1,000/s, then end to end at ${e2eRate}/s`);
@@ -175,10 +253,12 @@ if (import.meta.main) {
       queue,
       targets: Array.from({ length: 16 }, (_, i) => `t${i}`),
       connections: 64,
-      seconds: Number(process.env.BENCH_SECONDS ?? 20),
+      seconds,
       e2eRate,
     });
     rows.push(...floorRows(floor));
+    const at = { queue, targets: Array.from({ length: 16 }, (_, i) => `t${i}`), connections: 64, seconds };
+    rows.push(drainFloorRow(await drainFloor(bench, receiver, at)));
   }
   printTable(rows);
   receiver.kill();

@@ -1,7 +1,7 @@
 // The benchmark's table (bench/run.ts): one row per figure of a run's result, as written to
 // bench/results/<time>.json.
 import { cpus } from 'node:os';
-import { floorRows, type Floor } from './floor.ts';
+import { drainFloorRow, floorRows, type DrainFloor, type Floor } from './floor.ts';
 import { r1, type LoadResult } from './setup.ts';
 import type { RoundTrip } from './ceilings.ts';
 
@@ -31,6 +31,7 @@ export interface BenchResult {
   pgbench: { tps: number; clients: number };
   roundTripUs: { backToBack: RoundTrip; spaced: RoundTrip };
   floors: Floor[];
+  drainFloors: DrainFloor[];
   ratioToCeiling: number;
   peakRssMb: { ingest: number | null; worker: number | null };
 }
@@ -71,6 +72,7 @@ export function benchRows(r: BenchResult): string[][] {
       `worker ${e2e.writesPerItem.worker?.toFixed(2)}, Postgres ${e2e.writesPerItem.postgres?.toFixed(2)}, Redis ${e2e.writesPerItem.redis?.toFixed(2)}`,
     ],
     ...r.floors.flatMap(floorRows),
+    ...r.drainFloors.map(drainFloorRow),
     [
       `pgbench ceiling, ${r.pgbench.clients} clients`,
       `${r1(r.pgbench.tps)} tx/s`,

@@ -24,7 +24,7 @@ import {
   startReceiver,
 } from './setup.ts';
 import { pgbenchCeiling, roundTrip } from './ceilings.ts';
-import { latencyFloor, type Floor } from './floor.ts';
+import { drainFloor, drainRatio, latencyFloor, type DrainFloor, type Floor } from './floor.ts';
 import { benchRows, loadFigures } from './report.ts';
 import { cpuSeconds, machineCpuSeconds, peakRss, serverUsage, usage, type Usage } from './proc.ts';
 import { targetRows, throughputTargets } from './targets.ts';
@@ -179,10 +179,13 @@ workerPeak = Math.max(workerPeak ?? 0, peakRss(worker) ?? 0);
 await worker.kill('SIGTERM');
 await ingest.kill('SIGTERM');
 const floors: Floor[] = [];
+const drainFloors: DrainFloor[] = [];
 for (const queue of ['list', 'bullmq'] as const) {
   log(`latency floor (${queue})`);
   const at = { queue, targets: targetIds, connections: CONNECTIONS, seconds: SECONDS, e2eRate: E2E_RATE };
   floors.push(await latencyFloor(bench, receiver, at));
+  log(`drain floor (${queue})`);
+  drainFloors.push(await drainFloor(bench, receiver, at));
 }
 log('pgbench ceiling');
 const ceiling = pgbenchCeiling(bench, {
@@ -208,7 +211,12 @@ const targets = throughputTargets({
   drainPerSecond,
   e2eP99: E2E_RATE === 500 ? pct(e2eLatencies, 99) : null,
   openP99: open.p99 ?? null,
-  floors: floors.map((f) => ({ queue: f.queue, e2eP99: f.e2e.p99, openP99: f.open.p99 ?? null })),
+  floors: floors.map((f, i) => ({
+    queue: f.queue,
+    e2eP99: f.e2e.p99,
+    openP99: f.open.p99 ?? null,
+    drainRatio: drainRatio(drainFloors[i]),
+  })),
   peakRssMb: { ingest: ingestPeak, 'delivery worker': workerPeak },
 });
 const result = {
@@ -234,6 +242,7 @@ const result = {
   pgbench: { tps: ceiling, clients: CONNECTIONS },
   roundTripUs: hop,
   floors,
+  drainFloors,
   ratioToCeiling: (closed.perSecond ?? 0) / ceiling,
   peakRssMb: { ingest: ingestPeak, worker: workerPeak },
   targets,

@@ -1,6 +1,5 @@
 // The throughput-per-core targets the benchmark checks (issue 16, item 4): each figure as a ratio or
 // a bound, all from the same run, with its threshold and whether it passes.
-import { r1 } from './setup.ts';
 
 export interface Target {
   name: string;
@@ -10,7 +9,7 @@ export interface Target {
   threshold: number;
   unit: string;
   pass: boolean;
-  /** For a latency: the same figure of the latency floors in the same run, by queue (bench/floor.ts). */
+  /** The same figure of the floors in the same run, by queue (bench/floor.ts). */
   floors?: { queue: string; value: number | null }[];
 }
 
@@ -20,8 +19,8 @@ export interface TargetInputs {
   drainPerSecond: number;
   e2eP99: number | null;
   openP99: number | null;
-  /** The latency floors' p99s at the same rates, from the same run. */
-  floors?: { queue: string; e2eP99: number | null; openP99: number | null }[];
+  /** The floors' figures from the same run: p99s at the same rates, and drain / ingest closed loop. */
+  floors?: { queue: string; e2eP99: number | null; openP99: number | null; drainRatio: number | null }[];
   /** Peak RSS in MB per service that ran (null when it could not be read). */
   peakRssMb: Record<string, number | null>;
 }
@@ -40,7 +39,10 @@ const ratio = (a: number | null, b: number | null) => (a === null || b === null 
 export function throughputTargets(i: TargetInputs): Target[] {
   return [
     target('ingest closed loop / pgbench ceiling', ratio(i.ingestPerSecond, i.pgbenchTps), 'min', 0.8),
-    target('drain / ingest closed loop', ratio(i.drainPerSecond, i.ingestPerSecond), 'min', 1.0),
+    {
+      ...target('drain / ingest closed loop', ratio(i.drainPerSecond, i.ingestPerSecond), 'min', 1.0),
+      floors: i.floors?.map((f) => ({ queue: f.queue, value: f.drainRatio })),
+    },
     {
       ...target('end to end at 500/s, p99', i.e2eP99, 'max', 25, ' ms'),
       floors: i.floors?.map((f) => ({ queue: f.queue, value: f.e2eP99 })),
@@ -55,17 +57,17 @@ export function throughputTargets(i: TargetInputs): Target[] {
   ];
 }
 
-/** A latency against the floors of its run: each floor's figure and how many times that the value is. */
+/** A figure against the floors of its run: each floor's figure and the service's multiple of it. */
 const againstFloors = (t: Target) =>
   (t.floors ?? [])
     .map((f) => {
       const times = ratio(t.value, f.value);
-      const figure = f.value === null ? 'n/a' : `${r1(f.value)}${t.unit}`;
+      const figure = f.value === null ? 'n/a' : `${f.value.toFixed(t.unit === '' ? 2 : 1)}${t.unit}`;
       return `${f.queue} ${figure}${times === null ? '' : ` (${times.toFixed(1)}x)`}`;
     })
     .join(', ');
 
-/** One row per target: name, value against its threshold, PASS or FAIL, and for a latency its floors. */
+/** One row per target: name, value against its threshold, PASS or FAIL, and where measured its floors. */
 export function targetRows(targets: Target[]): string[][] {
   return targets.map((t) => {
     const digits = t.unit === '' ? 2 : 1;

@@ -1,5 +1,5 @@
 // The latency floor's worker (bench/floor.ts), run as its own process: the hops a delivery must make
-// and nothing else. It takes items off the queue (BLMPOP, up to 100 at a time, off the Redis list; or
+// and nothing else. It takes items off the queue (BLMPOP off the Redis list, up to 100 under way; or
 // with FLOOR_BULLMQ set a BullMQ Worker at the service's concurrency of 100), POSTs each to the receiver
 // over keep-alive HTTPS with undici (as the service does) and marks the delivered ones in Postgres, one
 // UPDATE per event-loop turn. No load from Postgres (the payload travels in the queue), no signature,
@@ -52,6 +52,8 @@ async function deliver(item: Item): Promise<void> {
   }
 }
 
+/** Deliveries under way at once, as the service's DELIVERY_CONCURRENCY (and BullMQ's Worker here). */
+const CONCURRENCY = 100;
 let running = true;
 process.on('SIGTERM', () => {
   running = false;
@@ -61,15 +63,25 @@ if (process.env.FLOOR_BULLMQ) {
   const worker = new Worker<Item>('floor', (job) => deliver(job.data), {
     connection: redis,
     prefix: queue,
-    concurrency: 100,
+    concurrency: CONCURRENCY,
   });
   await worker.waitUntilReady();
   process.stdout.write('{"ready":true}\n');
 } else {
   process.stdout.write('{"ready":true}\n');
+  let inFlight = 0;
+  let slotFreed = () => {};
   while (running) {
-    const popped = (await redis.call('blmpop', '1', '1', queue, 'LEFT', 'COUNT', '100')) as
+    if (inFlight >= CONCURRENCY) await new Promise<void>((r) => (slotFreed = r));
+    const room = String(CONCURRENCY - inFlight);
+    const popped = (await redis.call('blmpop', '1', '1', queue, 'LEFT', 'COUNT', room)) as
       [string, string[]] | null;
-    for (const raw of popped?.[1] ?? []) void deliver(JSON.parse(raw) as Item);
+    for (const raw of popped?.[1] ?? []) {
+      inFlight++;
+      void deliver(JSON.parse(raw) as Item).finally(() => {
+        inFlight--;
+        slotFreed();
+      });
+    }
   }
 }
