@@ -6,11 +6,11 @@
 // machine) or BullMQ's own add and Worker (what the design's queue costs before any logic). Measured in
 // the benchmark's run, with the same generator, receiver and rates as the service's phases, they are
 // the ceiling for latency that pgbench is for throughput. Alone: ./scripts/bench.sh floor.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { cpus } from 'node:os';
-import { machineCpuSeconds, serverUsage, usageOf } from './proc.ts';
+import { phaseCost, readPhase, usageOf } from './proc.ts';
 import {
   awaitArrivals,
   dropKeys,
@@ -19,8 +19,8 @@ import {
   pct,
   printTable,
   r1,
-  root,
   runLoad,
+  spawnReady,
   startBench,
   startReceiver,
   type Bench,
@@ -42,22 +42,7 @@ export interface Floor {
   e2eCpuMs: Record<'ingest' | 'worker' | 'postgres' | 'redis', number>;
 }
 
-/** Runs `bench/floor/<name>.ts` and waits for its first stdout line (JSON). */
-async function start(
-  name: string,
-  env: Record<string, string>,
-): Promise<{ child: ChildProcess; line: unknown }> {
-  const child = spawn(process.execPath, [`bench/floor/${name}.ts`], {
-    cwd: root,
-    env: { PATH: process.env.PATH, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const line = await new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`floor ${name} exited with ${code}`)));
-    child.stdout.once('data', (d: Buffer) => resolve(JSON.parse(d.toString().split('\n')[0]!)));
-  });
-  return { child, line };
-}
+const start = (name: string, env: Record<string, string>) => spawnReady(`bench/floor/${name}.ts`, env);
 
 /** Ends a floor process and waits until it is gone, so the next phase has the machine to itself. */
 async function stop(child: ChildProcess): Promise<void> {
@@ -113,23 +98,11 @@ export async function latencyFloor(
     const worker = await startWorker(bench, receiver, env);
     try {
       await receiver.control('/reset');
-      const cpu = () => ({
-        ingest: usageOf(ingest.child.pid ?? 0).cpu,
-        worker: usageOf(worker.child.pid ?? 0).cpu,
-        postgres: serverUsage('postgres').cpu,
-        redis: serverUsage('redis-server').cpu,
-      });
-      const before = { at: performance.now(), busy: machineCpuSeconds().busy, cpu: cpu() };
+      const pids = { ingest: ingest.child.pid, worker: worker.child.pid };
+      const before = readPhase(pids);
       const e2e = await load(['--rate', String(opts.e2eRate), '--ids', '--warmup', '3']);
-      const e2eCores = (machineCpuSeconds().busy - before.busy) / ((performance.now() - before.at) / 1000);
       const items = (e2e.accepted ?? 0) + (e2e.warmupAccepted ?? 0);
-      const after = cpu();
-      const e2eCpuMs = Object.fromEntries(
-        Object.entries(after).map(([k, v]) => [
-          k,
-          ((v - before.cpu[k as keyof typeof after]) * 1000) / items,
-        ]),
-      ) as Floor['e2eCpuMs'];
+      const cost = phaseCost(before, readPhase(pids), items);
       const sent = e2e.sent ?? {};
       const latencies = latenciesOf(sent, await awaitArrivals(receiver, sent));
       return {
@@ -143,8 +116,8 @@ export async function latencyFloor(
           sent: Object.keys(sent).length,
           answeredP99: e2e.p99 ?? null,
         },
-        e2eCores,
-        e2eCpuMs,
+        e2eCores: cost.cores.busy,
+        e2eCpuMs: cost.cpuMsPerItem,
       };
     } finally {
       await stop(worker.child);
@@ -246,18 +219,12 @@ if (import.meta.main) {
   const receiver = await startReceiver(bench);
   const e2eRate = Number(process.env.BENCH_E2E_RATE ?? 500);
   const seconds = Number(process.env.BENCH_SECONDS ?? 20);
+  const targets = Array.from({ length: 16 }, (_, i) => `t${i}`);
   const rows: string[][] = [];
   for (const queue of ['list', 'bullmq'] as const) {
     log(`${queue}: open loop at 1,000/s, then end to end at ${e2eRate}/s`);
-    const floor = await latencyFloor(bench, receiver, {
-      queue,
-      targets: Array.from({ length: 16 }, (_, i) => `t${i}`),
-      connections: 64,
-      seconds,
-      e2eRate,
-    });
-    rows.push(...floorRows(floor));
-    const at = { queue, targets: Array.from({ length: 16 }, (_, i) => `t${i}`), connections: 64, seconds };
+    const at = { queue, targets, connections: 64, seconds, e2eRate };
+    rows.push(...floorRows(await latencyFloor(bench, receiver, at)));
     rows.push(drainFloorRow(await drainFloor(bench, receiver, at)));
   }
   printTable(rows);

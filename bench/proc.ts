@@ -76,3 +76,41 @@ export function machineCpuSeconds(): { busy: number; steal: number } {
     .map(Number);
   return { busy: (user + nice + system + irq + softirq) / 100, steal: steal / 100 };
 }
+
+/** One reading of a phase: when, the machine, and each process of the pipeline (two by pid, two servers). */
+export interface PhaseReading {
+  at: number;
+  machine: { busy: number; steal: number };
+  of: Record<'ingest' | 'worker' | 'postgres' | 'redis', Usage>;
+}
+
+export const readPhase = (pids: { ingest?: number; worker?: number }): PhaseReading => ({
+  at: performance.now(),
+  machine: machineCpuSeconds(),
+  of: {
+    ingest: usageOf(pids.ingest ?? 0),
+    worker: usageOf(pids.worker ?? 0),
+    postgres: serverUsage('postgres'),
+    redis: serverUsage('redis-server'),
+  },
+});
+
+/** Between two readings of a phase that handled `items`: cores busy and stolen, CPU ms and writes per item. */
+export function phaseCost(start: PhaseReading, end: PhaseReading, items: number) {
+  const seconds = (end.at - start.at) / 1000;
+  const perItem = (f: (u: Usage) => number) =>
+    Object.fromEntries(
+      Object.entries(end.of).map(([k, u]) => [
+        k,
+        (f(u) - f(start.of[k as keyof PhaseReading['of']])) / items,
+      ]),
+    ) as Record<keyof PhaseReading['of'], number>;
+  return {
+    cores: {
+      busy: (end.machine.busy - start.machine.busy) / seconds,
+      steal: (end.machine.steal - start.machine.steal) / seconds,
+    },
+    cpuMsPerItem: perItem((u) => u.cpu * 1000),
+    writesPerItem: perItem((u) => u.writes),
+  };
+}

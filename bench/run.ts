@@ -26,7 +26,7 @@ import {
 import { pgbenchCeiling, roundTrip } from './ceilings.ts';
 import { drainFloor, drainRatio, latencyFloor, type DrainFloor, type Floor } from './floor.ts';
 import { benchRows, loadFigures } from './report.ts';
-import { cpuSeconds, machineCpuSeconds, peakRss, serverUsage, usage, type Usage } from './proc.ts';
+import { cpuSeconds, peakRss, phaseCost, readPhase } from './proc.ts';
 import { targetRows, throughputTargets } from './targets.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
@@ -132,17 +132,7 @@ log(`end to end at ${E2E_RATE}/s`);
 // What one item costs each process at this steady, moderate rate (where batches are small), over the
 // warm-up and the measured seconds alike: CPU, and write system calls (each a message to another
 // process, and a wake-up of it).
-const usageNow = () => ({
-  at: performance.now(),
-  machine: machineCpuSeconds(),
-  of: {
-    ingest: usage(ingest),
-    worker: usage(worker),
-    postgres: serverUsage('postgres'),
-    redis: serverUsage('redis-server'),
-  },
-});
-const e2eStart = usageNow();
+const e2eStart = readPhase({ ingest: ingest.child.pid, worker: worker.child.pid });
 const e2e = await load([
   '--mode',
   'open',
@@ -154,22 +144,12 @@ const e2e = await load([
   '--warmup',
   '3',
 ]);
-const e2eEnd = usageNow();
-const e2eSeconds = (e2eEnd.at - e2eStart.at) / 1000;
-const e2eCores = {
-  busy: (e2eEnd.machine.busy - e2eStart.machine.busy) / e2eSeconds,
-  steal: (e2eEnd.machine.steal - e2eStart.machine.steal) / e2eSeconds,
-};
-const e2eItems = (e2e.accepted ?? 0) + (e2e.warmupAccepted ?? 0);
-const perItem = (f: (u: Usage) => number) =>
-  Object.fromEntries(
-    Object.entries(e2eEnd.of).map(([k, u]) => [
-      k,
-      (f(u) - f(e2eStart.of[k as keyof typeof e2eStart.of])) / e2eItems,
-    ]),
-  );
-const e2eCpuMs = perItem((u) => u.cpu * 1000);
-const e2eWrites = perItem((u) => u.writes);
+const e2eCost = phaseCost(
+  e2eStart,
+  readPhase({ ingest: ingest.child.pid, worker: worker.child.pid }),
+  (e2e.accepted ?? 0) + (e2e.warmupAccepted ?? 0),
+);
+const { cores: e2eCores, cpuMsPerItem: e2eCpuMs, writesPerItem: e2eWrites } = e2eCost;
 const sent = e2e.sent ?? {};
 const e2eLatencies = latenciesOf(sent, await awaitArrivals(receiver, sent));
 const ingestPeak = peakRss(ingest);

@@ -1,11 +1,12 @@
 // What the benchmarks share (run.ts, isolation.ts): the backing servers and a fresh database of their
 // own, workspaces, the receiver process, webhook targets, the services' environment, the load
 // generator as a process, and the /proc readers and percentiles their figures come from.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { provisionWorkspace } from '@evds/accounts';
 import { serviceNodeOptions } from '@evds/config';
@@ -145,22 +146,33 @@ export interface ReceiverProcess {
   kill(): void;
 }
 
-/** bench/receiver.ts as its own process, serving the test CA's 127.0.0.1 certificate. */
-export async function startReceiver(bench: Bench): Promise<ReceiverProcess> {
-  const child = spawn(process.execPath, ['bench/receiver.ts'], {
+/**
+ * A benchmark process (`script` from the repository root) with only PATH and `env`, once it has written
+ * its first line: one JSON object saying it is ready (its ports, say). stderr goes to the benchmark's.
+ */
+export async function spawnReady(
+  script: string,
+  env: Record<string, string>,
+): Promise<{ child: ChildProcessByStdio<null, Readable, null>; line: unknown }> {
+  const child = spawn(process.execPath, [script], {
     cwd: root,
-    env: {
-      PATH: process.env.PATH,
-      TLS_KEY: join(bench.tlsDir, 'key.pem'),
-      TLS_CERT: join(bench.tlsDir, 'cert.pem'),
-    },
+    env: { PATH: process.env.PATH, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const ports = await new Promise<{ port: number; controlPort: number }>((resolve) =>
-    child.stdout.once('data', (d: Buffer) =>
-      resolve(JSON.parse(d.toString()) as { port: number; controlPort: number }),
-    ),
-  );
+  const line = await new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+    child.stdout.once('data', (d: Buffer) => resolve(JSON.parse(d.toString().split('\n')[0]!)));
+  });
+  return { child, line };
+}
+
+/** bench/receiver.ts as its own process, serving the test CA's 127.0.0.1 certificate. */
+export async function startReceiver(bench: Bench): Promise<ReceiverProcess> {
+  const { child, line } = await spawnReady('bench/receiver.ts', {
+    TLS_KEY: join(bench.tlsDir, 'key.pem'),
+    TLS_CERT: join(bench.tlsDir, 'cert.pem'),
+  });
+  const ports = line as { port: number; controlPort: number };
   return {
     port: ports.port,
     control: (path) =>
