@@ -158,6 +158,31 @@ const stopChild = async (child: ChildProcess): Promise<void> => {
 };
 
 /**
+ * One node on free ports, once it answers PING. A free port can be taken by another process before the
+ * node binds it (an outgoing connection's ephemeral port, say): the node then exits at once, and is
+ * started again on new ports. Every process started is added to `children`, so `stop` ends it.
+ */
+async function startAnsweringNode(
+  dir: string,
+  tls: NodeTls | undefined,
+  cli: Cli,
+  children: ChildProcess[],
+): Promise<RedisClusterNode> {
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    const port = await unusedPort();
+    const child = startNode(dir, port, await unusedPort(), tls);
+    children.push(child);
+    const exited = () => child.exitCode !== null || child.signalCode !== null;
+    await waitFor(
+      `node ${port} to answer`,
+      async () => exited() || (await cli(port, 'ping')).includes('PONG'),
+    );
+    if (!exited()) return { host: '127.0.0.1', port };
+  }
+  throw new Error('redis cluster: every node started exited at once (its ports were taken), 3 times');
+}
+
+/**
  * Starts `masters` redis-server processes in cluster mode, assigns the 16384 slots evenly between
  * them and waits until every node reports `cluster_state:ok` and knows all the others.
  */
@@ -185,14 +210,7 @@ export async function startRedisCluster(
   const conn = tls ? ['--tls', '--cacert', tls.caFile] : [];
   const cli = cliWith(conn);
   try {
-    for (let i = 0; i < masters; i++) {
-      const port = await unusedPort();
-      const busPort = await unusedPort();
-      children.push(startNode(dir, port, busPort, tls));
-      nodes.push({ host: '127.0.0.1', port });
-    }
-    for (const n of nodes)
-      await waitFor(`node ${n.port} to answer`, async () => (await cli(n.port, 'ping')).includes('PONG'));
+    for (let i = 0; i < masters; i++) nodes.push(await startAnsweringNode(dir, tls, cli, children));
     await run(
       REDIS_CLI,
       [
