@@ -34,6 +34,8 @@ const TARGETS = 16;
 const CONNECTIONS = 64;
 // The end-to-end rate: issue 16's target is at 500/s; other rates are for diagnosis (its target then n/a).
 const E2E_RATE = Number(process.env.BENCH_E2E_RATE ?? 500);
+// BENCH_FLOORS=0 leaves the floors out (two minutes shorter), for A/B runs of the service alone.
+const FLOORS = process.env.BENCH_FLOORS !== '0';
 const log = (m: string) => process.stderr.write(`bench: ${m}\n`);
 
 // ---- set-up: servers, a fresh database, a workspace, a receiver, the services ----------------------
@@ -160,7 +162,7 @@ await worker.kill('SIGTERM');
 await ingest.kill('SIGTERM');
 const floors: Floor[] = [];
 const drainFloors: DrainFloor[] = [];
-for (const queue of ['list', 'bullmq'] as const) {
+for (const queue of FLOORS ? (['list', 'bullmq'] as const) : []) {
   log(`latency floor (${queue})`);
   const at = { queue, targets: targetIds, connections: CONNECTIONS, seconds: SECONDS, e2eRate: E2E_RATE };
   floors.push(await latencyFloor(bench, receiver, at));

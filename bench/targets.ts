@@ -76,7 +76,7 @@ export function targetRows(targets: Target[]): string[][] {
       t.name,
       `${value} ${t.kind === 'min' ? '>=' : '<='} ${t.threshold}${t.unit}`,
       t.pass ? 'PASS' : 'FAIL',
-      ...(t.floors ? [`floor: ${againstFloors(t)}`] : []),
+      ...(t.floors?.length ? [`floor: ${againstFloors(t)}`] : []),
     ];
   });
 }
