@@ -213,21 +213,43 @@ export const floorRows = (f: Floor): string[][] => [
   ],
 ];
 
+/**
+ * Both floors, the list's then BullMQ's: each its latency, then its drain. `log` names each as it
+ * starts.
+ */
+export async function measureFloors(
+  bench: Bench,
+  receiver: ReceiverProcess,
+  opts: { targets: string[]; connections: number; seconds: number; e2eRate: number },
+  log: (m: string) => void,
+): Promise<{ floors: Floor[]; drainFloors: DrainFloor[] }> {
+  const floors: Floor[] = [];
+  const drainFloors: DrainFloor[] = [];
+  for (const queue of ['list', 'bullmq'] as const) {
+    log(`latency floor (${queue})`);
+    floors.push(await latencyFloor(bench, receiver, { ...opts, queue }));
+    log(`drain floor (${queue})`);
+    drainFloors.push(await drainFloor(bench, receiver, { ...opts, queue }));
+  }
+  return { floors, drainFloors };
+}
+
 if (import.meta.main) {
   const log = (m: string) => process.stderr.write(`floor: ${m}\n`);
   const bench = await startBench('evds_bench', log);
   const receiver = await startReceiver(bench);
-  const e2eRate = Number(process.env.BENCH_E2E_RATE ?? 500);
-  const seconds = Number(process.env.BENCH_SECONDS ?? 20);
-  const targets = Array.from({ length: 16 }, (_, i) => `t${i}`);
-  const rows: string[][] = [];
-  for (const queue of ['list', 'bullmq'] as const) {
-    log(`${queue}: open loop at 1,000/s, then end to end at ${e2eRate}/s`);
-    const at = { queue, targets, connections: 64, seconds, e2eRate };
-    rows.push(...floorRows(await latencyFloor(bench, receiver, at)));
-    rows.push(drainFloorRow(await drainFloor(bench, receiver, at)));
-  }
-  printTable(rows);
+  const { floors, drainFloors } = await measureFloors(
+    bench,
+    receiver,
+    {
+      targets: Array.from({ length: 16 }, (_, i) => `t${i}`),
+      connections: 64,
+      seconds: Number(process.env.BENCH_SECONDS ?? 20),
+      e2eRate: Number(process.env.BENCH_E2E_RATE ?? 500),
+    },
+    log,
+  );
+  printTable([...floors.flatMap(floorRows), ...drainFloors.map(drainFloorRow)]);
   receiver.kill();
   await bench.db.destroy();
   await dropRunKeys(bench);

@@ -24,7 +24,7 @@ import {
   startReceiver,
 } from './setup.ts';
 import { pgbenchCeiling, roundTrip } from './ceilings.ts';
-import { drainFloor, drainRatio, latencyFloor, type DrainFloor, type Floor } from './floor.ts';
+import { drainRatio, measureFloors } from './floor.ts';
 import { benchRows, loadFigures } from './report.ts';
 import { cpuSeconds, peakRss, phaseCost, readPhase } from './proc.ts';
 import { targetRows, throughputTargets } from './targets.ts';
@@ -160,15 +160,14 @@ workerPeak = Math.max(workerPeak ?? 0, peakRss(worker) ?? 0);
 // ---- 5. the machine: the latency floor, the pgbench ceiling, the price of a round trip --------------
 await worker.kill('SIGTERM');
 await ingest.kill('SIGTERM');
-const floors: Floor[] = [];
-const drainFloors: DrainFloor[] = [];
-for (const queue of FLOORS ? (['list', 'bullmq'] as const) : []) {
-  log(`latency floor (${queue})`);
-  const at = { queue, targets: targetIds, connections: CONNECTIONS, seconds: SECONDS, e2eRate: E2E_RATE };
-  floors.push(await latencyFloor(bench, receiver, at));
-  log(`drain floor (${queue})`);
-  drainFloors.push(await drainFloor(bench, receiver, at));
-}
+const { floors, drainFloors } = FLOORS
+  ? await measureFloors(
+      bench,
+      receiver,
+      { targets: targetIds, connections: CONNECTIONS, seconds: SECONDS, e2eRate: E2E_RATE },
+      log,
+    )
+  : { floors: [], drainFloors: [] };
 log('pgbench ceiling');
 const ceiling = pgbenchCeiling(bench, {
   orgId: ws.orgId,
