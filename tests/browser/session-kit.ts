@@ -11,17 +11,31 @@ export async function tokenOf(s: BrowserStack, ctx: BrowserContext): Promise<str
   return (await ctx.cookies(s.url)).find((c) => c.name === 'evds_session')?.value;
 }
 
-/** A signed-in browser context of its own (cookies are per context). */
+/**
+ * A signed-in browser context of its own (cookies are per context). `idle()` resolves once the page
+ * shows no loading status and none of its requests is under way, so what the test does next is the
+ * first thing to meet a changed session. (Playwright's `networkidle` cannot tell: it fires once per
+ * document, and sign-in is an in-app navigation, so waiting for it afterwards returns at once.)
+ */
 export async function signedIn(
   s: BrowserStack,
   ws: TestWorkspace = s.ws,
-): Promise<{ ctx: BrowserContext; page: Page; token: string }> {
+): Promise<{ ctx: BrowserContext; page: Page; token: string; idle: () => Promise<void> }> {
   const ctx = await s.browser.newContext();
   const page = await ctx.newPage();
+  let underWay = 0;
+  page.on('request', () => underWay++);
+  page.on('requestfinished', () => underWay--);
+  page.on('requestfailed', () => underWay--);
+  const idle = async () => {
+    await page.locator('.status.loading').first().waitFor({ state: 'detached' });
+    for (const deadline = Date.now() + 20_000; underWay > 0; await new Promise((r) => setTimeout(r, 20)))
+      if (Date.now() > deadline) throw new Error(`${underWay} requests still under way after 20 s`);
+  };
   await signIn(page, s, ws);
   const token = await tokenOf(s, ctx);
   expect(token).toBeDefined();
-  return { ctx, page, token: token! };
+  return { ctx, page, token: token!, idle };
 }
 
 export const sessionRow = (s: BrowserStack, token: string) =>

@@ -236,7 +236,7 @@ describe('signing out', () => {
       const bystander = await apiLogin(s, other);
       expect(await sessionCount(s, ws)).toBe(3);
 
-      await b.page.waitForLoadState('networkidle');
+      await b.idle();
       await a.page.getByRole('button', { name: 'Sign out everywhere' }).click();
       await a.page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
       expect(await tokenOf(s, a.ctx)).toBeUndefined();
@@ -260,9 +260,9 @@ describe('an expired session', () => {
   it(
     'sends the page back to sign-in with "Your session has ended" and clears the cookie',
     async () => {
-      const { ctx, page, token } = await signedIn(s);
+      const { ctx, page, token, idle } = await signedIn(s);
       // The Overview's own loads finish first, so the click below is what meets the ended session.
-      await page.waitForLoadState('networkidle');
+      await idle();
       const r = await s.stack.db
         .updateTable('sessions')
         .set({ expires_at: new Date(Date.now() - 60_000) })
