@@ -16,6 +16,8 @@ export default {
   },
   globalSetup: '<rootDir>/packages/testkit/src/global-setup.ts',
   globalTeardown: '<rootDir>/packages/testkit/src/global-teardown.ts',
-  testTimeout: 30000,
+  // A guard against a hang, not a measure of speed: the tests that bound a time assert it themselves.
+  // Suites that restart services or spawn commands took 30-50 s on a loaded 2-core CI machine.
+  testTimeout: 90_000,
   maxWorkers: 2,
 };

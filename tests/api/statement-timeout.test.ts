@@ -1,5 +1,5 @@
 // Proves that a request whose SQL runs too long gives its pooled connection back instead of holding it:
-// with DB_STATEMENT_TIMEOUT_MS=150, requests really blocked in Postgres (another connection holds
+// with DB_STATEMENT_TIMEOUT_MS=500, requests really blocked in Postgres (another connection holds
 // LOCK TABLE events IN ACCESS EXCLUSIVE MODE in an open transaction, so reading or replaying events
 // waits on the lock) answer within a bound 503 {error, code: 'unavailable'} with Retry-After and a
 // message saying the database took too long, never a hang or a 500; a transaction (replay) is rolled
@@ -14,9 +14,13 @@ import { createIngestService, type IngestService } from '@evds/ingest';
 import { seedWorkspace, startTestApi, type TestApi, type TestWorkspace } from '@evds/testkit';
 import { sql } from 'kysely';
 
-const TIMEOUT_MS = 150;
+/**
+ * Long enough that no statement of a request outlives it on a loaded machine once the lock is gone (at
+ * 150 ms, one of twelve did in a CI run), short enough that twelve blocked requests end well in time.
+ */
+const TIMEOUT_MS = 500;
 /** Well above the time-out, well below anything that looks like a hang. */
-const ANSWER_BOUND_MS = 3_000;
+const ANSWER_BOUND_MS = 5_000;
 
 let api: TestApi;
 let ws: TestWorkspace;

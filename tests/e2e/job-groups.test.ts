@@ -67,7 +67,7 @@ it('delivers every item of concurrent requests once, in group jobs, within the t
   const at = receiver.received.map((r) => r.at).sort((a, b) => a - b);
   const crowded = at.filter((t, i) => (at[i + 2] ?? Number.POSITIVE_INFINITY) < t + 40);
   expect(crowded).toEqual([]);
-}, 90_000);
+});
 
 it('leaves an item attempted since to its own retry job when a group carrying it runs again', async () => {
   const ws = await seedWorkspace(stack.db);
