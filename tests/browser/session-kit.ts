@@ -5,7 +5,7 @@ import { expect } from '@jest/globals';
 import { sha256 } from '@evds/domain';
 import type { TestWorkspace } from '@evds/testkit';
 import type { BrowserContext, Page } from 'playwright-core';
-import { signIn, type BrowserStack } from './stack.ts';
+import { eventually, signIn, type BrowserStack } from './stack.ts';
 
 export async function tokenOf(s: BrowserStack, ctx: BrowserContext): Promise<string | undefined> {
   return (await ctx.cookies(s.url)).find((c) => c.name === 'evds_session')?.value;
@@ -29,8 +29,11 @@ export async function signedIn(
   page.on('requestfailed', () => underWay--);
   const idle = async () => {
     await page.locator('.status.loading').first().waitFor({ state: 'detached' });
-    for (const deadline = Date.now() + 20_000; underWay > 0; await new Promise((r) => setTimeout(r, 20)))
-      if (Date.now() > deadline) throw new Error(`${underWay} requests still under way after 20 s`);
+    const left = await eventually(
+      () => Promise.resolve(underWay),
+      (n) => n === 0,
+    );
+    if (left > 0) throw new Error(`${left} requests still under way after 20 s`);
   };
   await signIn(page, s, ws);
   const token = await tokenOf(s, ctx);
